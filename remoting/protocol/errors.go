@@ -1,0 +1,32 @@
+package protocol
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error is the one typed protocol error: a failure that is answered with a
+// response code and remark. Handlers return it (possibly wrapped); only the
+// remoting boundary turns it into a response.
+type Error struct {
+	Code   ResponseCode
+	Remark string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("%s: %s", e.Code, e.Remark)
+}
+
+// Errorf builds an *Error with a formatted remark.
+func Errorf(code ResponseCode, format string, args ...any) *Error {
+	return &Error{Code: code, Remark: fmt.Sprintf(format, args...)}
+}
+
+// AsError finds an *Error in err's chain.
+func AsError(err error) (*Error, bool) {
+	var pe *Error
+	if errors.As(err, &pe) {
+		return pe, true
+	}
+	return nil, false
+}

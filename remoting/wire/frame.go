@@ -1,0 +1,189 @@
+package wire
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/valyala/bytebufferpool"
+)
+
+// Errors of the frame codec. A connection that produces one of them is
+// closed, as Java's NettyDecoder closes the channel.
+var (
+	// ErrFrameTooLong: the length field exceeds the maximum frame length.
+	ErrFrameTooLong = errors.New("wire: frame too long")
+	// ErrMalformed: the frame or its header cannot be decoded.
+	ErrMalformed = errors.New("wire: malformed frame")
+	// ErrHeaderTooLong: an encoded header does not fit the 24-bit length.
+	ErrHeaderTooLong = errors.New("wire: header longer than 16 MiB")
+)
+
+func malformed(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrMalformed, fmt.Sprintf(format, args...))
+}
+
+// Decode decodes one frame without its leading length field: the
+// serialize-type/header-length int, the header and the body. Body aliases
+// frame; every string is copied out of it.
+func Decode(frame []byte) (*Command, error) {
+	c := &Command{}
+	if err := c.decode(frame); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *Command) decode(frame []byte) error {
+	if len(frame) < typeAndLenSize {
+		return malformed("frame of %d bytes has no header length", len(frame))
+	}
+	word := binary.BigEndian.Uint32(frame)
+	st := SerializeType(word >> 24)
+	hl := int(word & headerLenMask)
+	if hl > len(frame)-typeAndLenSize {
+		return malformed("bad header length: %d", hl)
+	}
+	header := frame[typeAndLenSize : typeAndLenSize+hl]
+	c.Ext = c.extInline[:0]
+	c.Serialize = st
+	var err error
+	switch st {
+	case SerializeJSON:
+		err = decodeJSONHeader(c, header)
+	case SerializeRocketMQ:
+		err = decodeBinaryHeader(c, header)
+	default:
+		err = malformed("unknown serialize type %d", byte(st))
+	}
+	if err != nil {
+		return err
+	}
+	if body := frame[typeAndLenSize+hl:]; len(body) > 0 {
+		c.Body = body
+	}
+	return nil
+}
+
+// AppendHeader appends the header of c in c.Serialize form.
+func AppendHeader(dst []byte, c *Command) ([]byte, error) {
+	switch c.Serialize {
+	case SerializeJSON:
+		return appendJSONHeader(dst, c), nil
+	case SerializeRocketMQ:
+		return appendBinaryHeader(dst, c), nil
+	}
+	return dst, fmt.Errorf("wire: cannot encode serialize type %d", byte(c.Serialize))
+}
+
+// AppendFramePrefix appends the length field, the type/length int and the
+// header; Body and Payload are left for the caller to write (writev).
+func AppendFramePrefix(dst []byte, c *Command) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, 0, 0, 0, 0, 0, 0, 0, 0)
+	dst, err := AppendHeader(dst, c)
+	if err != nil {
+		return dst[:start], err
+	}
+	hl := len(dst) - start - FramePrefixSize
+	if hl > MaxHeaderLen {
+		return dst[:start], ErrHeaderTooLong
+	}
+	binary.BigEndian.PutUint32(dst[start:], uint32(typeAndLenSize+hl+c.BodyLen()))
+	binary.BigEndian.PutUint32(dst[start+lengthFieldSize:], uint32(c.Serialize)<<24|uint32(hl))
+	return dst, nil
+}
+
+// AppendFrame appends the whole frame: prefix, header, Body and Payload.
+func AppendFrame(dst []byte, c *Command) ([]byte, error) {
+	dst, err := AppendFramePrefix(dst, c)
+	if err != nil {
+		return dst, err
+	}
+	dst = append(dst, c.Body...)
+	if c.Payload != nil {
+		for _, b := range c.Payload.Buffers() {
+			dst = append(dst, b...)
+		}
+	}
+	return dst, nil
+}
+
+// FrameReader reads frames from a stream into pooled buffers.
+type FrameReader struct {
+	r   *bufio.Reader
+	max int
+}
+
+// NewFrameReader reads frames from r; maxFrame is compared, as Netty does,
+// with the length field plus 4 (0 means DefaultMaxFrameLength).
+func NewFrameReader(r io.Reader, maxFrame int) *FrameReader {
+	if maxFrame <= 0 {
+		maxFrame = DefaultMaxFrameLength
+	}
+	return &FrameReader{r: bufio.NewReaderSize(r, 64<<10), max: maxFrame}
+}
+
+// ReadCommand reads and decodes the next frame. The command's Body aliases
+// a pooled buffer: call Release once the body is no longer needed. io.EOF
+// is returned only on a clean end between frames.
+func (fr *FrameReader) ReadCommand() (*Command, error) {
+	var lenBuf [lengthFieldSize]byte
+	if _, err := io.ReadFull(fr.r, lenBuf[:]); err != nil {
+		return nil, err
+	}
+	n := int64(int32(binary.BigEndian.Uint32(lenBuf[:])))
+	if n < 0 {
+		return nil, malformed("negative frame length %d", n)
+	}
+	if n+lengthFieldSize > int64(fr.max) {
+		return nil, fmt.Errorf("%w: %d bytes, max %d", ErrFrameTooLong, n+lengthFieldSize, fr.max)
+	}
+	buf := bytebufferpool.Get()
+	buf.B = grow(buf.B, int(n))
+	if _, err := io.ReadFull(fr.r, buf.B); err != nil {
+		bytebufferpool.Put(buf)
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, err
+	}
+	c := &Command{}
+	if err := c.decode(buf.B); err != nil {
+		bytebufferpool.Put(buf)
+		return nil, err
+	}
+	c.frame = buf
+	return c, nil
+}
+
+func grow(b []byte, n int) []byte {
+	if cap(b) >= n {
+		return b[:n]
+	}
+	return make([]byte, n)
+}
+
+// Release returns the pooled frame buffer the body aliases, if any, and the
+// payload. The command's strings stay valid; Body does not.
+func (c *Command) Release() {
+	if c.frame != nil {
+		bytebufferpool.Put(c.frame)
+		c.frame = nil
+		c.Body = nil
+	}
+	if c.Payload != nil {
+		c.Payload.Release()
+		c.Payload = nil
+	}
+}
+
+// DetachBody copies Body out of the pooled frame buffer so it outlives
+// Release.
+func (c *Command) DetachBody() {
+	if c.frame != nil && c.Body != nil {
+		c.Body = append([]byte(nil), c.Body...)
+	}
+}
