@@ -113,8 +113,9 @@ func AppendFrame(dst []byte, c *Command) ([]byte, error) {
 
 // FrameReader reads frames from a stream into pooled buffers.
 type FrameReader struct {
-	r   *bufio.Reader
-	max int
+	r      *bufio.Reader
+	max    int
+	lenBuf [lengthFieldSize]byte
 }
 
 // NewFrameReader reads frames from r; maxFrame is compared, as Netty does,
@@ -130,11 +131,10 @@ func NewFrameReader(r io.Reader, maxFrame int) *FrameReader {
 // a pooled buffer: call Release once the body is no longer needed. io.EOF
 // is returned only on a clean end between frames.
 func (fr *FrameReader) ReadCommand() (*Command, error) {
-	var lenBuf [lengthFieldSize]byte
-	if _, err := io.ReadFull(fr.r, lenBuf[:]); err != nil {
+	if _, err := io.ReadFull(fr.r, fr.lenBuf[:]); err != nil {
 		return nil, err
 	}
-	n := int64(int32(binary.BigEndian.Uint32(lenBuf[:])))
+	n := int64(int32(binary.BigEndian.Uint32(fr.lenBuf[:])))
 	if n < 0 {
 		return nil, malformed("negative frame length %d", n)
 	}

@@ -105,7 +105,8 @@ func appendJSONString(dst []byte, s string) []byte {
 // unescaping are substrings of one copy of the header.
 func decodeJSONHeader(c *Command, header []byte) error {
 	p := jsonParser{s: string(header)}
-	p.object(func(key string) {
+	p.objectStart()
+	for key, ok := p.nextMember(); ok; key, ok = p.nextMember() {
 		switch key {
 		case "code":
 			c.Code = p.int32Value(key)
@@ -126,7 +127,7 @@ func decodeJSONHeader(c *Command, header []byte) error {
 		default:
 			p.skipValue()
 		}
-	})
+	}
 	if p.err == nil {
 		p.ws()
 		if p.i != len(p.s) {

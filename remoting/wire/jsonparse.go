@@ -11,9 +11,10 @@ import (
 // with a sticky error: after the first error every method is a no-op, so
 // no input can make it index out of range or recurse without bound.
 type jsonParser struct {
-	s   string
-	i   int
-	err error
+	s     string
+	i     int
+	err   error
+	first bool // no member read yet in the current object
 }
 
 func (p *jsonParser) fail(format string, args ...any) {
@@ -50,37 +51,37 @@ func (p *jsonParser) expect(b byte) {
 	p.i++
 }
 
-// object parses {key: value, ...}; member must consume the value.
-func (p *jsonParser) object(member func(key string)) {
+// objectStart consumes '{'; iterate members with nextMember. An
+// iterator rather than a callback keeps the parser on the stack.
+func (p *jsonParser) objectStart() {
 	p.expect('{')
+	p.first = true
+}
+
+// nextMember returns the next key, having consumed it and its ':', or false
+// at the closing '}' (consumed) or on error. The caller consumes the value.
+func (p *jsonParser) nextMember() (string, bool) {
 	if p.err != nil {
-		return
+		return "", false
 	}
-	if p.peek() == '}' {
+	switch c := p.peek(); {
+	case c == '}':
 		p.i++
-		return
-	}
-	for p.err == nil {
-		key := p.key()
-		p.expect(':')
-		if p.err != nil {
-			return
-		}
-		member(key)
-		switch p.peek() {
-		case ',':
+		return "", false
+	case !p.first && c == ',':
+		p.i++
+		if p.peek() == '}' { // fastjson tolerates a trailing comma
 			p.i++
-			if p.peek() == '}' { // fastjson tolerates a trailing comma
-				p.i++
-				return
-			}
-		case '}':
-			p.i++
-			return
-		default:
-			p.fail("expected ',' or '}'")
+			return "", false
 		}
+	case !p.first:
+		p.fail("expected ',' or '}'")
+		return "", false
 	}
+	p.first = false
+	key := p.key()
+	p.expect(':')
+	return key, p.err == nil
 }
 
 // key reads a quoted key or, as fastjson allows, a bare identifier.
@@ -127,6 +128,7 @@ func (p *jsonParser) quoted() string {
 // unescape continues quoted() once a backslash is found.
 func (p *jsonParser) unescape(q byte, start int) string {
 	var b strings.Builder
+	b.Grow(p.escapedLen(q, start))
 	b.WriteString(p.s[start:p.i])
 	for p.i < len(p.s) {
 		c := p.s[p.i]
@@ -169,6 +171,20 @@ func (p *jsonParser) unescape(q byte, start int) string {
 	}
 	p.fail("unterminated string")
 	return ""
+}
+
+// escapedLen is the raw length of the string starting at start, an upper
+// bound of its unescaped length, so unescaping allocates once.
+func (p *jsonParser) escapedLen(q byte, start int) int {
+	for i := p.i; i < len(p.s); i++ {
+		switch p.s[i] {
+		case '\\':
+			i++
+		case q:
+			return i - start
+		}
+	}
+	return len(p.s) - start
 }
 
 func (p *jsonParser) hex(n int) rune {
@@ -282,8 +298,11 @@ func (p *jsonParser) language() LanguageCode {
 	if !ok {
 		return LanguageUnknown
 	}
+	if v == "" || v[0] < '0' || v[0] > '9' {
+		return ParseLanguage(v)
+	}
 	if n, err := strconv.Atoi(v); err == nil {
-		if n >= 0 && n < len(languageNames) {
+		if n < len(languageNames) {
 			return LanguageCode(n)
 		}
 		return LanguageUnknown
@@ -297,9 +316,11 @@ func (p *jsonParser) extFields(c *Command) {
 		p.scalar()
 		return
 	}
-	p.object(func(key string) {
+	p.objectStart()
+	for key, ok := p.nextMember(); ok; key, ok = p.nextMember() {
 		if v, ok := p.scalar(); ok {
 			c.SetExt(key, v) // HashMap.put: the last duplicate wins
 		}
-	})
+	}
+	p.first = false // back in the enclosing object, past a member
 }
