@@ -170,8 +170,8 @@ func TestMaxFrameBoundary(t *testing.T) {
 }
 
 func TestJSONStringEscaping(t *testing.T) {
-	got := string(appendJSONString(nil, "a\"\\/\b\t\n\f\r\x01\x1f\x7f\u0085é世"))
-	require.Equal(t, `"a\"\\/\b\t\n\f\r\u0001\u001F\u007F\u0085é世"`, got)
+	got := string(appendJSONString(nil, "a\"\\/\b\t\n\f\r\x01\x1f\x7f\u0085é世\u2028\u2029"))
+	require.Equal(t, `"a\"\\/\b\t\n\f\r\u0001\u001F\u007F\u0085é世\u2028\u2029"`, got)
 }
 
 func TestPayloadInFrame(t *testing.T) {

@@ -49,6 +49,7 @@ func FuzzFrameReader(f *testing.F) {
 		f.Add(append(append([]byte(nil), s...), s...), uint16(len(s)+1))
 	}
 	f.Fuzz(func(t *testing.T, data []byte, split uint16) {
+		_ = Annotate(data)
 		at := int(split) % (len(data) + 1)
 		fr := NewFrameReader(&splitReader{parts: [][]byte{data[:at], data[at:]}}, 1<<16)
 		for {

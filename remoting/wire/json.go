@@ -56,7 +56,8 @@ const hexDigits = "0123456789ABCDEF"
 
 // appendJSONString quotes s the way fastjson's SerializeWriter does without
 // extra features: short escapes for \b \t \n \f \r " \, \uXXXX for the other
-// C0 controls, DEL and the C1 controls; everything else as UTF-8.
+// C0 controls, DEL, the C1 controls and U+2028/U+2029; everything else as
+// UTF-8. Pinned against Java in compat/sputnik_frames_test.go.
 func appendJSONString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
@@ -83,6 +84,16 @@ func appendJSONString(dst []byte, s string) []byte {
 			code = rune(b)
 		case b == 0xC2 && i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] <= 0x9F:
 			code = rune(s[i+1])
+		case b == 0xE2 && i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xA8 || s[i+2] == 0xA9):
+			esc = `\u2028`
+			if s[i+2] == 0xA9 {
+				esc = `\u2029`
+			}
+			i += 2
+			dst = append(dst, s[start:i-2]...)
+			dst = append(dst, esc...)
+			start = i + 1
+			continue
 		default:
 			continue
 		}

@@ -1,0 +1,36 @@
+#!/bin/sh
+# Prints the oracle's full Java classpath (target/classes + all dependency jars, absolute paths)
+# on stdout, building the project first when needed. All build output goes to stderr.
+# Usage: java -cp "$(compat/java/classpath.sh)" io.sputnikmq.compat.Facts OUTDIR
+set -eu
+dir=$(cd "$(dirname "$0")" && pwd)
+cd "$dir"
+
+needs_build() {
+    [ -f target/classpath.txt ] || return 0
+    [ -f target/.built ] || return 0
+    [ -d target/classes/io/sputnikmq/compat ] || return 0
+    [ -n "$(find pom.xml src -newer target/.built -print 2>/dev/null | head -n 1)" ] && return 0
+    return 1
+}
+
+build() {
+    mvn -q -B -Dstyle.color=never -f pom.xml package -DskipTests >&2
+    mvn -q -B -Dstyle.color=never -f pom.xml dependency:build-classpath -Dmdep.outputFile=target/classpath.txt >&2
+    touch target/.built
+}
+
+if needs_build; then
+    mkdir -p target
+    if command -v flock >/dev/null 2>&1; then
+        # Serialize concurrent builds (parallel Go tests may call this at the same time).
+        exec 9>target/.build.lock
+        flock 9
+        if needs_build; then build; fi
+        exec 9>&-
+    else
+        build
+    fi
+fi
+
+printf '%s:%s\n' "$dir/target/classes" "$(cat target/classpath.txt)"
