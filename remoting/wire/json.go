@@ -115,7 +115,7 @@ func appendJSONString(dst []byte, s string) []byte {
 // decodeJSONHeader parses a JSON header into c; strings that need no
 // unescaping are substrings of one copy of the header.
 func decodeJSONHeader(c *Command, header []byte) error {
-	p := jsonParser{s: string(header)}
+	p := newJSONParser(header)
 	p.objectStart()
 	for key, ok := p.nextMember(); ok; key, ok = p.nextMember() {
 		switch key {

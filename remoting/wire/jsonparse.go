@@ -1,20 +1,43 @@
 package wire
 
 import (
+	"bytes"
 	"strconv"
-	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // jsonParser is a small, non-recursive JSON reader for the remoting header
 // with a sticky error: after the first error every method is a no-op, so
 // no input can make it index out of range or recurse without bound.
 type jsonParser struct {
-	s     string
-	i     int
-	err   error
-	first bool // no member read yet in the current object
+	s       string
+	i       int
+	err     error
+	first   bool   // no member read yet in the current object
+	scratch []byte // unescaped strings; see unescape
+}
+
+// newJSONParser copies header once. When it has escapes, the copy is made
+// twice as long: the second half receives unescaped strings, which are
+// never longer than their escaped form, so it never has to grow.
+func newJSONParser(header []byte) jsonParser {
+	if len(header) == 0 {
+		return jsonParser{}
+	}
+	size := len(header)
+	hasEscapes := bytes.IndexByte(header, '\\') >= 0
+	if hasEscapes {
+		size *= 2
+	}
+	buf := make([]byte, len(header), size)
+	copy(buf, header)
+	p := jsonParser{s: unsafe.String(&buf[0], len(header))}
+	if hasEscapes {
+		p.scratch = buf[len(header):len(header)]
+	}
+	return p
 }
 
 func (p *jsonParser) fail(format string, args ...any) {
@@ -125,19 +148,21 @@ func (p *jsonParser) quoted() string {
 	return ""
 }
 
-// unescape continues quoted() once a backslash is found.
+// unescape continues quoted() once a backslash is found. The unescaped
+// bytes go to p.scratch, which newJSONParser sized so that it never grows;
+// each string is made from scratch bytes that are final and never written
+// again, so all strings of a header share one allocation.
 func (p *jsonParser) unescape(q byte, start int) string {
-	var b strings.Builder
-	b.Grow(p.escapedLen(q, start))
-	b.WriteString(p.s[start:p.i])
+	from := len(p.scratch)
+	p.scratch = append(p.scratch, p.s[start:p.i]...)
 	for p.i < len(p.s) {
 		c := p.s[p.i]
 		if c == q {
 			p.i++
-			return b.String()
+			return p.scratchString(from)
 		}
 		if c != '\\' {
-			b.WriteByte(c)
+			p.scratch = append(p.scratch, c)
 			p.i++
 			continue
 		}
@@ -145,26 +170,7 @@ func (p *jsonParser) unescape(q byte, start int) string {
 		if p.i >= len(p.s) {
 			break
 		}
-		e := p.s[p.i]
-		p.i++
-		switch e {
-		case 'b':
-			b.WriteByte('\b')
-		case 'f':
-			b.WriteByte('\f')
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
-		case 'u':
-			b.WriteRune(p.unicodeEscape())
-		case 'x': // fastjson accepts \xHH
-			b.WriteByte(byte(p.hex(2)))
-		default: // \" \\ \/ \' and anything else stand for themselves
-			b.WriteByte(e)
-		}
+		p.escape()
 		if p.err != nil {
 			return ""
 		}
@@ -173,18 +179,38 @@ func (p *jsonParser) unescape(q byte, start int) string {
 	return ""
 }
 
-// escapedLen is the raw length of the string starting at start, an upper
-// bound of its unescaped length, so unescaping allocates once.
-func (p *jsonParser) escapedLen(q byte, start int) int {
-	for i := p.i; i < len(p.s); i++ {
-		switch p.s[i] {
-		case '\\':
-			i++
-		case q:
-			return i - start
-		}
+// escape appends the character of the escape sequence at p.i.
+func (p *jsonParser) escape() {
+	e := p.s[p.i]
+	p.i++
+	switch e {
+	case 'b':
+		p.scratch = append(p.scratch, '\b')
+	case 'f':
+		p.scratch = append(p.scratch, '\f')
+	case 'n':
+		p.scratch = append(p.scratch, '\n')
+	case 'r':
+		p.scratch = append(p.scratch, '\r')
+	case 't':
+		p.scratch = append(p.scratch, '\t')
+	case 'u':
+		p.scratch = utf8.AppendRune(p.scratch, p.unicodeEscape())
+	case 'x': // fastjson accepts \xHH
+		p.scratch = append(p.scratch, byte(p.hex(2)))
+	default: // \" \\ \/ \' and anything else stand for themselves
+		p.scratch = append(p.scratch, e)
 	}
-	return len(p.s) - start
+}
+
+// scratchString returns scratch[from:] as a string without copying; those
+// bytes are never modified afterwards (later appends go past them).
+func (p *jsonParser) scratchString(from int) string {
+	n := len(p.scratch) - from
+	if n == 0 {
+		return ""
+	}
+	return unsafe.String(&p.scratch[from], n)
 }
 
 func (p *jsonParser) hex(n int) rune {
