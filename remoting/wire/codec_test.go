@@ -202,3 +202,13 @@ func (p *testPayload) Len() int {
 	return n
 }
 func (p *testPayload) Release() { p.released++ }
+
+func TestDetachBodySurvivesRelease(t *testing.T) {
+	frame, err := AppendFrame(nil, sampleCommand(SerializeRocketMQ))
+	require.NoError(t, err)
+	c, err := NewFrameReader(bytes.NewReader(frame), 0).ReadCommand()
+	require.NoError(t, err)
+	c.DetachBody()
+	c.Release()
+	require.Equal(t, "hello", string(c.Body))
+}

@@ -180,10 +180,15 @@ func (c *Command) Release() {
 	}
 }
 
-// DetachBody copies Body out of the pooled frame buffer so it outlives
-// Release.
+// DetachBody copies Body out of the pooled frame buffer and returns that
+// buffer to the pool, so the command and its body outlive Release.
 func (c *Command) DetachBody() {
-	if c.frame != nil && c.Body != nil {
+	if c.frame == nil {
+		return
+	}
+	if c.Body != nil {
 		c.Body = append([]byte(nil), c.Body...)
 	}
+	bytebufferpool.Put(c.frame)
+	c.frame = nil
 }

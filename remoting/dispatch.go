@@ -1,0 +1,132 @@
+package remoting
+
+// Request dispatch, mirroring Java 4.9.8
+// NettyRemotingAbstract.processRequestCommand:
+//
+//   - no processor for the code and no default ⇒ REQUEST_CODE_NOT_SUPPORTED
+//     " request type <code> not supported" (written even for oneway
+//     requests, as Java does);
+//   - processor.rejectRequest() ⇒ SYSTEM_BUSY "[REJECTREQUEST]…" (also
+//     written for oneway requests, as Java does);
+//   - pool full ⇒ SYSTEM_BUSY "[OVERLOAD]…", or a dropped oneway request;
+//   - handler error or panic ⇒ SYSTEM_ERROR (Java's catch of Throwable);
+//   - otherwise the handler's response, if any and unless oneway, with the
+//     request's opaque and serialize type and the response flag.
+//
+// Replies made by this layer (NOT_SUPPORTED, SYSTEM_BUSY, SYSTEM_ERROR) are
+// new commands in Java (RemotingCommand.createResponseCommand), so they
+// carry the endpoint's configured serialize type, not the request's.
+
+import (
+	"fmt"
+	"runtime/debug"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/sputnikmq/sputnik/remoting/protocol"
+	"github.com/sputnikmq/sputnik/remoting/wire"
+)
+
+// handleRequest runs on the read loop, with req already counted in
+// ep.handlers: it picks the processor and submits the request to its pool.
+func (c *Conn) handleRequest(req *wire.Command) {
+	ok := false
+	defer func() {
+		if !ok {
+			c.ep.handlers.done()
+		}
+	}()
+	p := c.ep.procs.lookup(req.Code)
+	if p == nil {
+		remark := notSupportedRemark(req.Code)
+		c.log.WithField("code", req.Code).Error("remoting:" + remark)
+		c.replyError(req, protocol.RespRequestCodeNotSupported, remark)
+		return
+	}
+	if p.RejectRequest != nil && p.RejectRequest() {
+		c.replyError(req, protocol.RespSystemBusy, remarkReject)
+		return
+	}
+	err := p.pool.Submit(func() {
+		defer c.ep.handlers.done()
+		c.runHandler(p, req)
+	})
+	if err == nil {
+		ok = true
+		return
+	}
+	if c.ep.warnLimited() {
+		c.log.WithFields(logrus.Fields{"code": req.Code, "error": err}).
+			Warn("remoting: too many requests and processor pool busy")
+	}
+	if req.IsOneway() {
+		req.Release()
+		return
+	}
+	c.replyError(req, protocol.RespSystemBusy, remarkOverload)
+}
+
+// replyError writes a response made by the remoting layer, in the
+// endpoint's serialize type, and releases req after it.
+func (c *Conn) replyError(req *wire.Command, code protocol.ResponseCode, remark string) {
+	resp := wire.NewResponse(req, int32(code), remark)
+	resp.Serialize = c.ep.serialize
+	_ = c.enqueue(outItem{cmd: resp, after: req})
+}
+
+// runHandler runs on a pool worker and writes the outcome.
+func (c *Conn) runHandler(p *processor, req *wire.Command) {
+	resp, err := c.callHandler(p.Handler, req)
+	switch {
+	case err != nil:
+		if resp != nil {
+			resp.Release()
+		}
+		resp = c.errorResponse(req, err)
+	case resp != nil:
+		resp.Opaque = req.Opaque
+		resp.MarkResponse()
+		resp.Serialize = req.Serialize
+	}
+	if resp == nil || req.IsOneway() {
+		if resp != nil {
+			resp.Release()
+		}
+		req.Release()
+		return
+	}
+	_ = c.enqueue(outItem{cmd: resp, after: req})
+}
+
+// errorResponse answers a handler error: a *protocol.Error is an ordinary
+// response (the request's serialize type); anything else is Java's caught
+// exception, SYSTEM_ERROR in the endpoint's serialize type.
+func (c *Conn) errorResponse(req *wire.Command, err error) *wire.Command {
+	if pe, ok := protocol.AsError(err); ok {
+		return wire.NewResponse(req, int32(pe.Code), pe.Remark)
+	}
+	if _, panicked := err.(*panicError); !panicked { // panics are logged with their stack
+		c.log.WithFields(logrus.Fields{"code": req.Code, "error": err}).Error("remoting: process request failed")
+	}
+	resp := wire.NewResponse(req, int32(protocol.RespSystemError), err.Error())
+	resp.Serialize = c.ep.serialize
+	return resp
+}
+
+// panicError is a recovered handler panic.
+type panicError struct{ v any }
+
+func (e *panicError) Error() string { return fmt.Sprintf("panic: %v", e.v) }
+
+// callHandler calls h, turning a panic into a *panicError and a log line
+// with the stack.
+func (c *Conn) callHandler(h Handler, req *wire.Command) (resp *wire.Command, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			c.log.WithFields(logrus.Fields{"code": req.Code, "panic": v}).
+				Errorf("remoting: handler panic\n%s", debug.Stack())
+			resp, err = nil, &panicError{v: v}
+		}
+	}()
+	return h(c.ctx, c, req)
+}

@@ -1,0 +1,236 @@
+package remoting
+
+import (
+	"errors"
+	"net"
+	"time"
+
+	"github.com/sirupsen/logrus"
+	"github.com/valyala/bytebufferpool"
+
+	"github.com/sputnikmq/sputnik/remoting/wire"
+)
+
+// smallBody is the largest body copied next to its header in the pooled
+// buffer, so that a batch of small commands becomes a few iovecs. Larger
+// bodies and all payloads are written from where they are.
+const smallBody = 512
+
+// outItem is one queued command.
+type outItem struct {
+	cmd *wire.Command
+	// after is the request a response answers; its pooled frame is released
+	// once the response is written, so the response may alias its body.
+	after *wire.Command
+	size  int // bytes counted against the queue limit
+}
+
+func (it *outItem) release() {
+	it.cmd.Release()
+	if it.after != nil {
+		it.after.Release()
+	}
+}
+
+// estimate is the frame size of cmd, near enough for the queue limit.
+func estimate(cmd *wire.Command) int {
+	n := wire.FramePrefixSize + 64 + len(cmd.Remark) + cmd.BodyLen()
+	for _, f := range cmd.Ext {
+		n += len(f.Key) + len(f.Value) + 8
+	}
+	return n
+}
+
+// Send queues cmd exactly as it is (opaque, flag and serialize type are
+// the caller's). Its payload, and its pooled frame if it was read from a
+// connection, are released once written or dropped; the caller must not
+// change cmd afterwards. Send never blocks: when the queue limit would be
+// exceeded the connection is closed and ErrSlowConsumer returned.
+func (c *Conn) Send(cmd *wire.Command) error {
+	return c.enqueue(outItem{cmd: cmd})
+}
+
+// Respond writes resp as the answer to req, for handlers that return nil
+// and answer later (long polling): it copies req's opaque and serialize
+// type and sets the response flag. A oneway req gets no answer: resp is
+// released and nil returned. req is not released.
+func (c *Conn) Respond(req, resp *wire.Command) error {
+	if req.IsOneway() {
+		resp.Release()
+		return nil
+	}
+	resp.Opaque = req.Opaque
+	resp.MarkResponse()
+	resp.Serialize = req.Serialize
+	return c.Send(resp)
+}
+
+// enqueue adds it to the outbound queue, or releases it and fails when the
+// connection is closed or the peer is too slow.
+func (c *Conn) enqueue(it outItem) error {
+	it.size = estimate(it.cmd)
+	c.mu.Lock()
+	if c.isClosed {
+		c.mu.Unlock()
+		it.release()
+		return ErrClosed
+	}
+	if c.queued > 0 && c.queued+it.size > c.ep.writeLimit {
+		queued := c.queued
+		c.mu.Unlock()
+		it.release()
+		c.log.WithField("queued", queued).Warn("remoting: peer not reading, outbound queue limit exceeded, closing connection")
+		c.closeWith(reasonSlow)
+		return ErrSlowConsumer
+	}
+	c.queue = append(c.queue, it)
+	c.queued += it.size
+	c.mu.Unlock()
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+// drain makes the write loop close the connection once the queue is empty.
+func (c *Conn) drain() {
+	c.mu.Lock()
+	c.draining = true
+	c.mu.Unlock()
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+// writeLoop writes queued commands in batches until the connection closes;
+// whatever is still queued then is released unwritten.
+func (c *Conn) writeLoop() {
+	defer c.ep.loops.Done()
+	defer close(c.writerDone)
+	for {
+		select {
+		case <-c.wake:
+		case <-c.closed:
+		}
+		c.mu.Lock()
+		batch := c.queue
+		c.queue, c.spare = c.spare, nil // the two never share an array
+		closed := c.isClosed
+		c.mu.Unlock()
+		if closed {
+			releaseAll(batch)
+			return
+		}
+		if len(batch) > 0 {
+			n, err := c.flush(batch)
+			releaseAll(batch)
+			clear(batch)
+			c.mu.Lock()
+			c.queued -= n
+			c.mu.Unlock()
+			if err != nil {
+				c.writeFailed(err)
+			} else {
+				c.touch()
+			}
+		}
+		c.spare = batch[:0]
+		c.mu.Lock()
+		done := c.draining && len(c.queue) == 0
+		c.mu.Unlock()
+		if done {
+			c.closeWith(reasonLocal)
+		}
+	}
+}
+
+func releaseAll(items []outItem) {
+	for i := range items {
+		items[i].release()
+	}
+}
+
+func (c *Conn) writeFailed(err error) {
+	if c.Closed() {
+		return
+	}
+	c.log.WithError(err).Warn("remoting: write error, closing connection")
+	c.closeWith(reasonException)
+}
+
+// flush writes batch with one writev and returns the bytes it accounted.
+func (c *Conn) flush(batch []outItem) (int, error) {
+	buf := bytebufferpool.Get()
+	defer bytebufferpool.Put(buf)
+	size := 0
+	offs := c.offs[:0]
+	for i := range batch {
+		size += batch[i].size
+		cmd := batch[i].cmd
+		start := len(buf.B)
+		var err error
+		buf.B, err = wire.AppendFramePrefix(buf.B, cmd)
+		if err != nil {
+			c.log.WithFields(logrus.Fields{"code": cmd.Code, "error": err}).Error("remoting: cannot encode command, dropped")
+			offs = append(offs, -1, -1)
+			continue
+		}
+		if len(cmd.Body) <= smallBody {
+			buf.B = append(buf.B, cmd.Body...)
+		}
+		offs = append(offs, start, len(buf.B))
+	}
+	vec := c.vec[:0]
+	run := -1 // index in vec of a slice of buf.B that the next header may extend
+	runStart := 0
+	for i := range batch {
+		start, end := offs[2*i], offs[2*i+1]
+		if start < 0 {
+			continue
+		}
+		if run >= 0 {
+			vec[run] = buf.B[runStart:end]
+		} else {
+			run, runStart = len(vec), start
+			vec = append(vec, buf.B[start:end])
+		}
+		cmd := batch[i].cmd
+		if len(cmd.Body) > smallBody {
+			vec, run = append(vec, cmd.Body), -1
+		}
+		if cmd.Payload != nil {
+			for _, b := range cmd.Payload.Buffers() {
+				if len(b) > 0 {
+					vec, run = append(vec, b), -1
+				}
+			}
+		}
+	}
+	full := vec
+	err := c.writeVec(&vec)
+	clear(full)
+	c.vec, c.offs = full[:0], offs[:0]
+	return size, err
+}
+
+// writeVec writes v, failing only when a write makes no progress for the
+// write timeout.
+func (c *Conn) writeVec(v *net.Buffers) error {
+	for len(*v) > 0 {
+		if c.ep.writeTimeout > 0 {
+			_ = c.nc.SetWriteDeadline(time.Now().Add(c.ep.writeTimeout))
+		}
+		n, err := v.WriteTo(c.nc)
+		if err == nil {
+			return nil
+		}
+		var ne net.Error
+		if n > 0 && errors.As(err, &ne) && ne.Timeout() {
+			continue
+		}
+		return err
+	}
+	return nil
+}
