@@ -18,13 +18,19 @@ import (
 type Processor struct {
 	// Handler serves the requests.
 	Handler Handler
-	// Pool runs the handler. It must be non-blocking
-	// (ants.WithNonblocking(true)): when it is full the request is answered
-	// with SYSTEM_BUSY. Nil means a pool of Workers goroutines owned, and
-	// released, by the server or client.
+	// Pool runs the handler. When Submit fails (a non-blocking pool that
+	// is full, or a blocking one past its MaxBlockingTasks) the request is
+	// answered with SYSTEM_BUSY. Nil means a pool of Workers goroutines
+	// owned, and released, by the server or client.
 	Pool *ants.Pool
 	// Workers sizes the pool created when Pool is nil (DefaultWorkers).
 	Workers int
+	// QueueCapacity, for a pool created here, lets up to that many
+	// requests wait for a worker instead of being refused at once — Java's
+	// bounded executor queue. A waiting request holds its connection's
+	// read loop, so the queue also pushes back on that connection. Zero
+	// means no queue: SYSTEM_BUSY as soon as all workers are busy.
+	QueueCapacity int
 	// RejectRequest, when set and true, answers SYSTEM_BUSY
 	// "[REJECTREQUEST]…" without running the handler (Java rejectRequest()).
 	RejectRequest func() bool
@@ -56,7 +62,11 @@ func (t *table) newProcessor(p Processor) *processor {
 		if n <= 0 {
 			n = DefaultWorkers
 		}
-		pool, err := ants.NewPool(n, ants.WithNonblocking(true))
+		opts := []ants.Option{ants.WithNonblocking(true)}
+		if p.QueueCapacity > 0 {
+			opts = []ants.Option{ants.WithNonblocking(false), ants.WithMaxBlockingTasks(p.QueueCapacity)}
+		}
+		pool, err := ants.NewPool(n, opts...)
 		if err != nil {
 			panic(fmt.Sprintf("remoting: processor pool: %v", err))
 		}

@@ -208,6 +208,34 @@ func TestPoolFullAnswersSystemBusy(t *testing.T) {
 	assert.Equal(t, int32(1), b.started.Load(), "the oneway request was dropped, not queued")
 }
 
+// With a queue, requests beyond the busy workers wait (Java's bounded
+// executor queue) and only a full queue answers SYSTEM_BUSY.
+func TestQueuedPoolWaitsThenOverloads(t *testing.T) {
+	b := newBlocker()
+	s := startServer(t, ServerConfig{}, func(s *Server) {
+		s.RegisterProcessor([]protocol.RequestCode{codeBlock}, Processor{Handler: b.handle, Workers: 1, QueueCapacity: 1})
+	})
+	addr := s.Addr().String()
+	results := make(chan *wire.Command, 2)
+	for i := 0; i < 2; i++ { // one runs, one waits; separate connections
+		cl := newClient(t, ClientConfig{})
+		require.NoError(t, cl.InvokeAsync(addr, request(codeBlock, 0, "q"), 10*time.Second, func(r *wire.Command, err error) {
+			assert.NoError(t, err)
+			results <- r
+		}))
+		waitFor(t, 5*time.Second, func() bool { return s.ep.handlers.n.Load() >= int64(i+1) })
+	}
+	third := newClient(t, ClientConfig{})
+	resp, err := third.InvokeSync(ctxTimeout(t, 5*time.Second), addr, request(codeBlock, 0, "3"))
+	require.NoError(t, err)
+	assert.Equal(t, int32(protocol.RespSystemBusy), resp.Code, "the queue of one is full")
+	close(b.release)
+	for i := 0; i < 2; i++ {
+		assert.Equal(t, int32(protocol.RespSuccess), (<-results).Code)
+	}
+	assert.Equal(t, int32(2), b.started.Load())
+}
+
 // Java 4.9.8: rejectRequest() ⇒ SYSTEM_BUSY "[REJECTREQUEST]…".
 func TestRejectRequest(t *testing.T) {
 	var reject atomic.Bool
