@@ -252,7 +252,10 @@ func (c *Conn) readLoop() {
 
 // readFailed closes the connection after a read error, logging why.
 func (c *Conn) readFailed(err error) {
-	if c.Closed() {
+	c.mu.Lock()
+	closing := c.isClosed // closeWith closes the socket before c.closed
+	c.mu.Unlock()
+	if closing {
 		return
 	}
 	var ne net.Error
