@@ -63,3 +63,5 @@ bench:
 
 clean:
 	rm -rf $(BIN)
+
+include conformance/conformance.mk

@@ -1,0 +1,190 @@
+// Package cluster launches name servers and brokers of either
+// implementation on loopback for the conformance harness: Sputnik's
+// bin/mqnamesrv and bin/mqbroker, or the reference Apache RocketMQ servers
+// (NamesrvStartup, BrokerStartup) from the conformance/java classpath. Both
+// get the same Java-style properties file (-c) and, for brokers, -n.
+//
+// Every node has its own directory under the run directory, its own ports
+// (see Ports) and captured output; handles can Stop (SIGTERM), Kill
+// (SIGKILL), Start and Restart their process. KillAll ends every process the
+// package started.
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Impl names an implementation.
+type Impl string
+
+// The implementations.
+const (
+	Java    Impl = "java"
+	Sputnik Impl = "sputnik"
+)
+
+// ParseImpl accepts "java" and "sputnik".
+func ParseImpl(s string) (Impl, error) {
+	switch Impl(s) {
+	case Java, Sputnik:
+		return Impl(s), nil
+	}
+	return "", fmt.Errorf("cluster: unknown implementation %q (want java or sputnik)", s)
+}
+
+// Program names the executable of a role, for messages.
+func (i Impl) Program(r Role) string {
+	switch {
+	case i == Java && r == RoleNamesrv:
+		return "java NamesrvStartup"
+	case i == Java:
+		return "java BrokerStartup"
+	case r == RoleNamesrv:
+		return "mqnamesrv"
+	}
+	return "mqbroker"
+}
+
+// Launcher starts nodes into one run directory.
+type Launcher struct {
+	// RunDir holds one directory per node.
+	RunDir string
+	// SputnikBin is the directory with mqnamesrv and mqbroker.
+	SputnikBin string
+	// Java runs the reference servers.
+	Java JavaRuntime
+	// Ports allocates listen ports.
+	Ports *Ports
+	// ReadyTimeout bounds each start (boot line + TCP accept); 0 = 90 s.
+	ReadyTimeout time.Duration
+}
+
+// nodeDir makes a fresh directory for a node; names repeat across clusters
+// of one run, so a counter suffix keeps them apart.
+func (l *Launcher) nodeDir(name string) (string, error) {
+	for i := 0; ; i++ {
+		dir := filepath.Join(l.RunDir, name)
+		if i > 0 {
+			dir = fmt.Sprintf("%s.%d", dir, i)
+		}
+		if err := os.Mkdir(dir, 0o755); err == nil {
+			return dir, nil
+		} else if !os.IsExist(err) {
+			return "", err
+		}
+	}
+}
+
+func (l *Launcher) env(dir, home string) []string {
+	env := make([]string, 0, len(os.Environ())+2)
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "ROCKETMQ_HOME=") || strings.HasPrefix(kv, "NAMESRV_ADDR=") || strings.HasPrefix(kv, "HOME=") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "ROCKETMQ_HOME="+home, "HOME="+dir)
+}
+
+// StartNamesrv starts a name server and waits until it is ready.
+func (l *Launcher) StartNamesrv(ctx context.Context, impl Impl, o NamesrvOptions) (*Node, error) {
+	if o.Name == "" {
+		o.Name = "namesrv"
+	}
+	if o.Port == 0 {
+		p, err := l.Ports.Namesrv()
+		if err != nil {
+			return nil, err
+		}
+		o.Port = p
+	}
+	dir, err := l.nodeDir(o.Name + "-" + string(impl))
+	if err != nil {
+		return nil, err
+	}
+	cfg := filepath.Join(dir, NamesrvConfigFile)
+	if err := namesrvProperties(dir, o.Port, o.Extra).WriteFile(cfg); err != nil {
+		return nil, err
+	}
+	n := &Node{Role: RoleNamesrv, Impl: impl, Name: o.Name, Dir: dir, Config: cfg, Port: o.Port,
+		boot: namesrvBoot, readyTimeout: l.ReadyTimeout}
+	if n.newCmd, err = l.commandFor(n, nil); err != nil {
+		return nil, err
+	}
+	return n, n.start(ctx)
+}
+
+// StartBroker starts a broker and waits until it is ready (boot line and
+// TCP accept; registration with the name server is the caller's to check).
+func (l *Launcher) StartBroker(ctx context.Context, impl Impl, o BrokerOptions) (*Node, error) {
+	if o.Name == "" || o.Cluster == "" || o.Namesrv == "" {
+		return nil, fmt.Errorf("cluster: broker needs Name, Cluster and Namesrv")
+	}
+	if o.Port == 0 {
+		p, err := l.Ports.Broker()
+		if err != nil {
+			return nil, err
+		}
+		o.Port = p
+	}
+	dir, err := l.nodeDir(o.Name + "-" + string(impl))
+	if err != nil {
+		return nil, err
+	}
+	cfg := filepath.Join(dir, BrokerConfigFile)
+	if err := brokerProperties(dir, o).WriteFile(cfg); err != nil {
+		return nil, err
+	}
+	n := &Node{Role: RoleBroker, Impl: impl, Name: o.Name, Dir: dir, Config: cfg, Port: o.Port,
+		boot: brokerBoot, readyTimeout: l.ReadyTimeout}
+	if n.newCmd, err = l.commandFor(n, []string{"-n", o.Namesrv}); err != nil {
+		return nil, err
+	}
+	return n, n.start(ctx)
+}
+
+// commandFor returns the command factory of a node: the same arguments for
+// both implementations, `-c <file> [-n addr]`.
+func (l *Launcher) commandFor(n *Node, extraArgs []string) (func() *exec.Cmd, error) {
+	home := filepath.Join(n.Dir, "home")
+	if err := WriteRocketMQHome(home, filepath.Join(n.Dir, "logs"), "INFO"); err != nil {
+		return nil, err
+	}
+	args := append([]string{"-c", n.Config}, extraArgs...)
+	env := l.env(n.Dir, home)
+	switch n.Impl {
+	case Java:
+		if l.Java.Classpath == "" {
+			return nil, fmt.Errorf("cluster: no Java classpath (run conformance/java/classpath.sh)")
+		}
+		main, heap := NamesrvMain, l.Java.NamesrvHeap
+		if n.Role == RoleBroker {
+			main, heap = BrokerMain, l.Java.BrokerHeap
+		}
+		return func() *exec.Cmd {
+			c := l.Java.command(n.Dir, heap, main, args...)
+			c.Env = env
+			return c
+		}, nil
+	case Sputnik:
+		bin := filepath.Join(l.SputnikBin, "mqnamesrv")
+		if n.Role == RoleBroker {
+			bin = filepath.Join(l.SputnikBin, "mqbroker")
+		}
+		if _, err := os.Stat(bin); err != nil {
+			return nil, fmt.Errorf("cluster: %w (run `make build`)", err)
+		}
+		return func() *exec.Cmd {
+			c := exec.Command(bin, args...)
+			c.Env = env
+			return c
+		}, nil
+	}
+	return nil, fmt.Errorf("cluster: unknown implementation %q", n.Impl)
+}

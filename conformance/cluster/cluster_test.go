@@ -1,0 +1,205 @@
+package cluster
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The test binary doubles as a fake server: with CONFORMANCE_FAKE set it
+// reads listenPort from the -c file, listens, prints the boot line of its
+// role and waits for SIGTERM. CONFORMANCE_FAKE=fail prints a message and
+// exits 1 the way the unimplemented Sputnik binaries do.
+func TestMain(m *testing.M) {
+	if role := os.Getenv("CONFORMANCE_FAKE"); role != "" {
+		os.Exit(fakeServer(role))
+	}
+	os.Exit(m.Run())
+}
+
+func fakeServer(role string) int {
+	if role == "fail" {
+		fmt.Fprintln(os.Stderr, "fake: not implemented yet")
+		return 1
+	}
+	var cfg string
+	for i, a := range os.Args {
+		if a == "-c" && i+1 < len(os.Args) {
+			cfg = os.Args[i+1]
+		}
+	}
+	if args := os.Getenv("CONFORMANCE_FAKE_ARGS"); args != "" {
+		os.WriteFile(args, []byte(strings.Join(os.Args[1:], " ")), 0o644)
+	}
+	port := ""
+	f, err := os.Open(cfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "listenPort="); ok {
+			port = v
+		}
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:"+port)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM)
+	if role == "namesrv" {
+		fmt.Println("The Name Server boot success. serializeType=JSON")
+	} else {
+		fmt.Printf("The broker[broker-a, 127.0.0.1:%s] boot success. serializeType=JSON and name server is x\n", port)
+	}
+	<-sig
+	fmt.Println("fake: stopping")
+	return 0
+}
+
+// fakeLauncher returns a launcher whose "sputnik" binaries are scripts
+// running this test binary as a fake server of the given kinds.
+func fakeLauncher(t *testing.T, namesrvKind, brokerKind string) *Launcher {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	for name, kind := range map[string]string{"mqnamesrv": namesrvKind, "mqbroker": brokerKind} {
+		script := fmt.Sprintf("#!/bin/sh\nCONFORMANCE_FAKE=%s exec %q \"$@\"\n", kind, exe)
+		if err := os.WriteFile(filepath.Join(bin, name), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &Launcher{RunDir: t.TempDir(), SputnikBin: bin, Ports: DefaultPorts(), ReadyTimeout: 20 * time.Second}
+}
+
+func TestNodeLifecycle(t *testing.T) {
+	l := fakeLauncher(t, "namesrv", "broker")
+	ctx := context.Background()
+	ns, err := l.StartNamesrv(ctx, Sputnik, NamesrvOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ns.Kill()
+	if !ns.Running() || ns.Pid() == 0 {
+		t.Fatal("namesrv not running after start")
+	}
+	if c, err := net.Dial("tcp", ns.Addr()); err != nil {
+		t.Fatalf("dial %s: %v", ns.Addr(), err)
+	} else {
+		c.Close()
+	}
+	if err := ns.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	if ns.Running() {
+		t.Fatal("running after Kill")
+	}
+	if err := ns.Start(ctx); err != nil {
+		t.Fatalf("start after kill: %v", err)
+	}
+	if err := ns.Restart(ctx); err != nil {
+		t.Fatalf("restart: %v", err)
+	}
+	if err := ns.Stop(10 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := os.ReadFile(ns.StdoutPath())
+	if got := strings.Count(string(out), "=== start #"); got != 3 {
+		t.Errorf("stdout.log has %d start banners, want 3:\n%s", got, out)
+	}
+	if !strings.Contains(string(out), "fake: stopping") {
+		t.Errorf("SIGTERM did not reach the server:\n%s", out)
+	}
+}
+
+func TestBrokerCommandLine(t *testing.T) {
+	l := fakeLauncher(t, "namesrv", "broker")
+	argsFile := filepath.Join(t.TempDir(), "args")
+	t.Setenv("CONFORMANCE_FAKE_ARGS", argsFile)
+	b, err := l.StartBroker(context.Background(), Sputnik, BrokerOptions{Name: "broker-a", Cluster: "C", Namesrv: "127.0.0.1:9876"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Kill()
+	args, _ := os.ReadFile(argsFile)
+	if want := "-c " + b.Config + " -n 127.0.0.1:9876"; string(args) != want {
+		t.Errorf("broker args %q, want %q", args, want)
+	}
+	props, _ := os.ReadFile(b.Config)
+	for _, want := range []string{"brokerName=broker-a\n", "brokerClusterName=C\n", "brokerIP1=127.0.0.1\n",
+		fmt.Sprintf("listenPort=%d\n", b.Port), "namesrvAddr=127.0.0.1\\:9876\n"} {
+		if !strings.Contains(string(props), want) {
+			t.Errorf("broker.properties lacks %q:\n%s", want, props)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(b.Dir, "home", "conf", "logback_broker.xml")); err != nil {
+		t.Errorf("ROCKETMQ_HOME not written: %v", err)
+	}
+}
+
+func TestExitBeforeBoot(t *testing.T) {
+	l := fakeLauncher(t, "fail", "fail")
+	_, err := l.StartNamesrv(context.Background(), Sputnik, NamesrvOptions{})
+	if !errors.Is(err, ErrExited) {
+		t.Fatalf("want ErrExited, got %v", err)
+	}
+	for _, want := range []string{"mqnamesrv", "exit status 1", "fake: not implemented yet"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+}
+
+func TestMissingSputnikBinary(t *testing.T) {
+	l := &Launcher{RunDir: t.TempDir(), SputnikBin: t.TempDir(), Ports: DefaultPorts()}
+	if _, err := l.StartNamesrv(context.Background(), Sputnik, NamesrvOptions{}); err == nil || !strings.Contains(err.Error(), "make build") {
+		t.Fatalf("want a hint to run make build, got %v", err)
+	}
+}
+
+func TestKillAll(t *testing.T) {
+	l := fakeLauncher(t, "namesrv", "broker")
+	ns, err := l.StartNamesrv(context.Background(), Sputnik, NamesrvOptions{Name: "killall"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	KillAll()
+	if ns.Running() {
+		t.Fatal("KillAll left the node running")
+	}
+}
+
+func TestParseImpl(t *testing.T) {
+	for _, s := range []string{"java", "sputnik"} {
+		if _, err := ParseImpl(s); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := ParseImpl("go"); err == nil {
+		t.Error("ParseImpl(go) succeeded")
+	}
+}

@@ -1,0 +1,102 @@
+package cluster
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// JavaRuntime says how to run the reference Apache RocketMQ servers: the JDK and
+// the classpath built by conformance/java (see classpath.sh there).
+type JavaRuntime struct {
+	// Bin is the java executable ("java" when empty).
+	Bin string
+	// Classpath is target/classes plus every dependency jar.
+	Classpath string
+	// NamesrvHeap and BrokerHeap are -Xms/-Xmx values ("256m", "1g").
+	NamesrvHeap, BrokerHeap string
+}
+
+// JDK17Flags are the module flags 4.9.8 needs on JDK 17: without them the
+// store cannot unmap or delete mapped files (REFERENCE.md).
+var JDK17Flags = []string{
+	"--add-opens", "java.base/java.nio=ALL-UNNAMED",
+	"--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+	"--add-opens", "java.base/java.lang=ALL-UNNAMED",
+	"--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED",
+	"--add-opens", "java.base/jdk.internal.ref=ALL-UNNAMED",
+}
+
+// Main classes of the reference servers and tools.
+const (
+	NamesrvMain = "org.apache.rocketmq.namesrv.NamesrvStartup"
+	BrokerMain  = "org.apache.rocketmq.broker.BrokerStartup"
+	DriverMain  = "io.sputnikmq.conformance.Driver"
+)
+
+func (j JavaRuntime) bin() string {
+	if j.Bin == "" {
+		return "java"
+	}
+	return j.Bin
+}
+
+// command builds `java <flags> -cp CP main args...` for a node living in
+// dir; user.home is the node directory so that nothing lands in ~.
+func (j JavaRuntime) command(dir, heap, main string, args ...string) *exec.Cmd {
+	if heap == "" {
+		heap = "256m"
+	}
+	argv := []string{"-server", "-Xms" + heap, "-Xmx" + heap, "-XX:+UseG1GC",
+		"-XX:-OmitStackTraceInFastThrow", "-XX:SoftRefLRUPolicyMSPerMB=0"}
+	argv = append(argv, JDK17Flags...)
+	argv = append(argv, "-Duser.home="+dir, "-Drocketmq.client.logUseSlf4j=true", "-cp", j.Classpath, main)
+	argv = append(argv, args...)
+	return exec.Command(j.bin(), argv...)
+}
+
+// logbackConfig is a minimal logback configuration: everything at INFO to
+// one file. NamesrvStartup, BrokerStartup and MQAdminStartup load
+// $ROCKETMQ_HOME/conf/logback_{namesrv,broker,tools}.xml.
+func logbackConfig(logFile, level string) string {
+	return fmt.Sprintf(`<?xml version="1.0" encoding="UTF-8"?>
+<!-- written by the Sputnik conformance launcher -->
+<configuration>
+  <appender name="FILE" class="ch.qos.logback.core.FileAppender">
+    <file>%s</file>
+    <append>true</append>
+    <encoder>
+      <pattern>%%d{yyyy-MM-dd HH:mm:ss.SSS} %%p %%t %%logger{24} - %%m%%n</pattern>
+    </encoder>
+  </appender>
+  <root level="%s">
+    <appender-ref ref="FILE"/>
+  </root>
+</configuration>
+`, xmlEscape(logFile), level)
+}
+
+func xmlEscape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace(s)
+}
+
+// WriteRocketMQHome creates home/conf/logback_*.xml so that home can serve
+// as ROCKETMQ_HOME; every role logs to logDir/<role>.log.
+func WriteRocketMQHome(home, logDir, level string) error {
+	conf := filepath.Join(home, "conf")
+	if err := os.MkdirAll(conf, 0o755); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(logDir, 0o755); err != nil {
+		return err
+	}
+	for _, role := range []string{"namesrv", "broker", "tools"} {
+		x := logbackConfig(filepath.Join(logDir, role+".log"), level)
+		if err := os.WriteFile(filepath.Join(conf, "logback_"+role+".xml"), []byte(x), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,30 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/sputnikmq/sputnik/conformance/cluster"
+	"github.com/sputnikmq/sputnik/conformance/scenario"
+)
+
+func TestShapeFor(t *testing.T) {
+	plain := &scenario.Scenario{Needs: scenario.Needs{Brokers: 1}}
+	pinnedNS := &scenario.Scenario{Needs: scenario.Needs{Brokers: 2, NamesrvJava: true}}
+	for _, c := range []struct {
+		brokerImpl string
+		s          *scenario.Scenario
+		impl       cluster.Impl
+		want       cluster.Shape
+	}{
+		{"java", plain, cluster.Java, cluster.Shape{Namesrv: cluster.Java, Broker: cluster.Java, Brokers: 1}},
+		{"sputnik", plain, cluster.Java, cluster.Shape{Namesrv: cluster.Java, Broker: cluster.Java, Brokers: 1}},
+		{"java", plain, cluster.Sputnik, cluster.Shape{Namesrv: cluster.Sputnik, Broker: cluster.Java, Brokers: 1}},
+		{"same", plain, cluster.Sputnik, cluster.Shape{Namesrv: cluster.Sputnik, Broker: cluster.Sputnik, Brokers: 1}},
+		{"same", pinnedNS, cluster.Sputnik, cluster.Shape{Namesrv: cluster.Java, Broker: cluster.Sputnik, Brokers: 2}},
+	} {
+		r := &runner{opts: &options{brokerImpl: c.brokerImpl}}
+		if got := r.shapeFor(c.s, c.impl); got != c.want {
+			t.Errorf("-broker-impl %s, %s: shape %s, want %s", c.brokerImpl, c.impl, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,314 @@
+// Package javaclient drives the official Apache RocketMQ 4.9.8 Java client
+// and tools from Go: it runs io.sputnikmq.conformance.Driver (see
+// conformance/java) as a child process and exchanges one JSON line per
+// request with it. One Driver serves a whole run; if it dies or a call times
+// out, the next call starts a new one.
+package javaclient
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Config says how to start the driver.
+type Config struct {
+	// Java is the java executable ("java" when empty).
+	Java string
+	// Classpath is conformance/java's classpath.
+	Classpath string
+	// Home is the ROCKETMQ_HOME for mqadmin (conf/logback_tools.xml).
+	Home string
+	// Dir is the driver's user.home; LogFile its log; Stderr receives its
+	// stderr (nil: appended to LogFile's directory as driver.stderr).
+	Dir, LogFile string
+	Stderr       io.Writer
+}
+
+// Driver is a running Java driver process.
+type Driver struct {
+	cfg Config
+
+	mu     sync.Mutex // one call at a time
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	lines  chan string
+	done   chan struct{}
+	nextID int64
+}
+
+// Error is a failure reported by the Java side: an exception, with the
+// RocketMQ response code it carried (0 when none).
+type Error struct {
+	Message string
+	Code    int
+}
+
+func (e *Error) Error() string {
+	if e.Code != 0 {
+		return fmt.Sprintf("java: code %d: %s", e.Code, e.Message)
+	}
+	return "java: " + e.Message
+}
+
+// CodeOf returns the response code of a *Error in err's chain, or 0.
+func CodeOf(err error) int {
+	var je *Error
+	if errors.As(err, &je) {
+		return je.Code
+	}
+	return 0
+}
+
+// New returns a driver that starts its process on first use.
+func New(cfg Config) *Driver { return &Driver{cfg: cfg} }
+
+type response struct {
+	ID     int64           `json:"id"`
+	OK     bool            `json:"ok"`
+	Result json.RawMessage `json:"result"`
+	Out    string          `json:"out"`
+	Err    string          `json:"err"`
+	Error  string          `json:"error"`
+	Code   *int            `json:"code"`
+}
+
+func (d *Driver) aliveLocked() bool {
+	if d.cmd == nil {
+		return false
+	}
+	select {
+	case <-d.done:
+		return false
+	default:
+		return true
+	}
+}
+
+func (d *Driver) startLocked(ctx context.Context) error {
+	java := d.cfg.Java
+	if java == "" {
+		java = "java"
+	}
+	cmd := exec.Command(java, "-Xms64m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+		"-Duser.home="+d.cfg.Dir,
+		"-Drocketmq.home.dir="+d.cfg.Home,
+		"-Dconformance.logFile="+d.cfg.LogFile,
+		"-Drocketmq.client.logUseSlf4j=true",
+		"-cp", d.cfg.Classpath, "io.sputnikmq.conformance.Driver")
+	cmd.Dir = d.cfg.Dir
+	cmd.Env = append(os.Environ(), "ROCKETMQ_HOME="+d.cfg.Home)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	stderr := d.cfg.Stderr
+	if stderr == nil {
+		f, err := os.OpenFile(d.cfg.LogFile+".stderr", os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return err
+		}
+		stderr = f
+	}
+	cmd.Stderr = stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("javaclient: start driver: %w", err)
+	}
+	lines := make(chan string, 16)
+	done := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 1<<20), 64<<20)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		cmd.Wait()
+		close(done)
+	}()
+	d.cmd, d.stdin, d.lines, d.done = cmd, stdin, lines, done
+	// The driver says {"id":0,...,"result":"ready"} once it reads requests.
+	if _, err := d.readLocked(ctx, 0, 60*time.Second); err != nil {
+		d.killLocked()
+		return fmt.Errorf("javaclient: driver did not start: %w", err)
+	}
+	return nil
+}
+
+func (d *Driver) readLocked(ctx context.Context, id int64, timeout time.Duration) (*response, error) {
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	for {
+		select {
+		case line := <-d.lines:
+			var r response
+			if err := json.Unmarshal([]byte(line), &r); err != nil {
+				return nil, fmt.Errorf("javaclient: bad driver line %q: %w", truncate(line, 200), err)
+			}
+			if r.ID == id {
+				return &r, nil
+			}
+		case <-d.done:
+			return nil, errors.New("javaclient: driver exited")
+		case <-t.C:
+			return nil, fmt.Errorf("javaclient: no answer within %s", timeout)
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+func (d *Driver) killLocked() {
+	if d.cmd != nil && d.cmd.Process != nil {
+		syscall.Kill(-d.cmd.Process.Pid, syscall.SIGKILL)
+		<-d.done
+	}
+	d.cmd = nil
+}
+
+// call sends one request and waits for its answer. A timeout kills the
+// driver: its state is unknown.
+func (d *Driver) call(ctx context.Context, req map[string]any, timeout time.Duration) (*response, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !d.aliveLocked() {
+		if err := d.startLocked(ctx); err != nil {
+			return nil, err
+		}
+	}
+	d.nextID++
+	req["id"] = d.nextID
+	b, err := json.Marshal(req)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := d.stdin.Write(append(b, '\n')); err != nil {
+		d.killLocked()
+		return nil, fmt.Errorf("javaclient: write: %w", err)
+	}
+	r, err := d.readLocked(ctx, d.nextID, timeout)
+	if err != nil {
+		d.killLocked()
+		return nil, fmt.Errorf("%s: %w", req["op"], err)
+	}
+	if !r.OK {
+		e := &Error{Message: r.Error}
+		if r.Code != nil {
+			e.Code = *r.Code
+		}
+		return r, e
+	}
+	return r, nil
+}
+
+// Close stops the driver process.
+func (d *Driver) Close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !d.aliveLocked() {
+		return nil
+	}
+	d.stdin.Write([]byte(`{"id":-1,"op":"exit"}` + "\n"))
+	select {
+	case <-d.done:
+	case <-time.After(10 * time.Second):
+		d.killLocked()
+	}
+	d.cmd = nil
+	return nil
+}
+
+// Ping checks that the driver answers.
+func (d *Driver) Ping(ctx context.Context) error {
+	_, err := d.call(ctx, map[string]any{"op": "ping"}, 60*time.Second)
+	return err
+}
+
+// Reset shuts down the cached DefaultMQAdminExt clients.
+func (d *Driver) Reset(ctx context.Context) error {
+	_, err := d.call(ctx, map[string]any{"op": "reset"}, 30*time.Second)
+	return err
+}
+
+// MQAdmin runs one mqadmin command line (MQAdminStartup) and returns what
+// it printed. mqadmin reports failure only in its output: callers must
+// check out/errOut; err is about the driver itself.
+func (d *Driver) MQAdmin(ctx context.Context, args ...string) (out, errOut string, err error) {
+	r, err := d.call(ctx, map[string]any{"op": "mqadmin", "args": args}, 60*time.Second)
+	if err != nil {
+		return "", "", err
+	}
+	return r.Out, r.Err, nil
+}
+
+// Admin calls one DefaultMQAdminExt method through the driver (see
+// AdminOps.java for the methods) and decodes its result into result
+// (which may be nil).
+func (d *Driver) Admin(ctx context.Context, ns, method string, result any, args ...string) error {
+	if args == nil {
+		args = []string{}
+	}
+	r, err := d.call(ctx, map[string]any{"op": "admin", "ns": ns, "method": method, "args": args}, 60*time.Second)
+	if err != nil {
+		return err
+	}
+	if result == nil || len(r.Result) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(r.Result, result); err != nil {
+		return fmt.Errorf("javaclient: %s result %s: %w", method, truncate(string(r.Result), 200), err)
+	}
+	return nil
+}
+
+// Queue is a message queue as the Java client reports it.
+type Queue struct {
+	Topic      string `json:"topic"`
+	BrokerName string `json:"brokerName"`
+	QueueID    int    `json:"queueId"`
+}
+
+// PublishQueues is DefaultMQProducer.fetchPublishMessageQueues(topic) from a
+// fresh producer: the writable queues, sorted by broker then queue id.
+func (d *Driver) PublishQueues(ctx context.Context, ns, topic string) ([]Queue, error) {
+	r, err := d.call(ctx, map[string]any{"op": "route", "ns": ns, "topic": topic}, 60*time.Second)
+	if err != nil {
+		return nil, err
+	}
+	var qs []Queue
+	if err := json.Unmarshal(r.Result, &qs); err != nil {
+		return nil, err
+	}
+	return qs, nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// MQAdminFailed reports whether mqadmin output shows a failed sub command
+// (it prints the exception, usually a SubCommandException, and exits 0).
+func MQAdminFailed(out, errOut string) bool {
+	for _, s := range []string{out, errOut} {
+		if strings.Contains(s, "Exception") || strings.Contains(s, " Failed") || strings.Contains(s, "command failed") {
+			return true
+		}
+	}
+	return false
+}
