@@ -33,21 +33,21 @@ func ParseString(s string) (*Properties, error) {
 }
 
 // ParseBody mirrors the UPDATE_NAMESRV_CONFIG / UPDATE_BROKER_CONFIG
-// handlers: new String(body, "UTF-8") (each invalid UTF-8 sequence becomes
-// U+FFFD) followed by MixAll.string2Properties.
+// handlers: new String(body, "UTF-8") (DecodeUTF8: malformed sequences
+// become U+FFFD) followed by MixAll.string2Properties.
 func ParseBody(body []byte) (*Properties, error) {
-	return ParseString(toValidUTF8(body))
+	return ParseString(DecodeUTF8(body))
 }
 
 // ParseUTF8 reads r as Properties.load(Reader) over a UTF-8 reader: text is
-// decoded as UTF-8 (invalid bytes become U+FFFD) and the same line, escape
-// and separator rules apply. No 4.9.8 server path reads properties this way.
+// decoded as UTF-8 (malformed sequences become U+FFFD, see DecodeUTF8) and
+// the same line, escape and separator rules apply. No 4.9.8 server path reads properties this way.
 func ParseUTF8(r io.Reader) (*Properties, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, err
 	}
-	return parseChars(utf16.Encode([]rune(toValidUTF8(data))))
+	return parseChars(utf16.Encode([]rune(DecodeUTF8(data))))
 }
 
 func latin1Chars(data []byte) []uint16 {
@@ -56,15 +56,6 @@ func latin1Chars(data []byte) []uint16 {
 		cs[i] = uint16(b)
 	}
 	return cs
-}
-
-// toValidUTF8 replaces each maximal invalid sequence the way Go decodes it
-// (one U+FFFD per bad byte), which is how Java's decoder treats stray bytes.
-func toValidUTF8(b []byte) string {
-	if utf8.Valid(b) {
-		return string(b)
-	}
-	return string([]rune(string(b)))
 }
 
 func parseChars(in []uint16) (*Properties, error) {
@@ -91,10 +82,11 @@ func parseChars(in []uint16) (*Properties, error) {
 func isBlank(c uint16) bool { return c == ' ' || c == '\t' || c == '\f' }
 
 // lineReader splits input into logical lines like Properties.LineReader:
-// leading blanks of every physical line are dropped, blank lines and comment
-// lines (first non-blank char '#' or '!' while nothing is buffered) are skipped, and a line ending in
-// an odd number of backslashes continues on the next physical line (the
-// backslash itself is dropped). \n, \r and \r\n end a line.
+// leading blanks of every physical line are dropped; blank lines and comment
+// lines (first non-blank char '#' or '!' while nothing is buffered) are
+// skipped; a line ending in an odd number of backslashes continues on the
+// next physical line (the backslash itself is dropped). \n, \r and \r\n end
+// a line.
 type lineReader struct {
 	in     []uint16
 	pos    int
