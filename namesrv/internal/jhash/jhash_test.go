@@ -1,0 +1,165 @@
+package jhash
+
+import (
+	"bufio"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// testdata/java17_order.txt was printed by a throwaway Java program on
+// OpenJDK 17.0.15 running exactly the scenarios below (one line per
+// scenario: name, tab, keys in iteration order joined by commas).
+func javaOrders(t *testing.T) map[string]string {
+	t.Helper()
+	f, err := os.Open("testdata/java17_order.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]string{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		name, keys, _ := strings.Cut(sc.Text(), "\t")
+		out[name] = keys
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+var small = []string{"TopicTest", "BenchmarkTest", "%RETRY%please_rename_unique_group_name", "broker-a", "broker-b",
+	"DefaultCluster", "SELF_TEST_TOPIC", "OFFSET_MOVED_EVENT", "TBW102", "SCHEDULE_TOPIC_XXXX", "RMQ_SYS_TRACE_TOPIC",
+	"DefaultCluster_REPLY_TOPIC", "主题", "😀x", "a", "b", "c", "Aa", "BB"}
+
+func join[K any](keys []K, f func(K) string) string {
+	s := make([]string, len(keys))
+	for i, k := range keys {
+		s[i] = f(k)
+	}
+	return strings.Join(s, ",")
+}
+
+func str(s string) string { return s }
+
+func TestHashMapOrderMatchesJava(t *testing.T) {
+	want := javaOrders(t)
+	got := map[string]string{}
+
+	m := NewMap[string, string](String, -1)
+	for _, k := range small {
+		m.Put(k, k)
+	}
+	got["default_small"] = join(m.Keys(), str)
+	m.Remove("broker-a")
+	m.Remove("a")
+	m.Put("broker-a", "x")
+	m.Put("zz", "z")
+	m.Put("TopicTest", "again")
+	got["default_small_mutated"] = join(m.Keys(), str)
+
+	big := NewMap[string, string](String, 1024)
+	for i := 0; i < 3000; i++ {
+		big.Put("topic-"+strconv.Itoa(i), "")
+	}
+	for i := 0; i < 3000; i += 7 {
+		big.Remove("topic-" + strconv.Itoa(i))
+	}
+	for i := 0; i < 50; i++ {
+		big.Put("%RETRY%group-"+strconv.Itoa(i), "")
+	}
+	got["cap1024_3000"] = join(big.Keys(), str)
+	set := NewStringSet()
+	for _, k := range big.Keys() {
+		set.Add(k)
+	}
+	got["hashset_from_big"] = join(set.Keys(), str)
+
+	addrs := NewMap[int64, string](Long, -1)
+	for _, id := range []int64{17, 2, 0, 1, 33, 16, -1, 1 << 40} {
+		addrs.Put(id, "")
+	}
+	i64 := func(v int64) string { return strconv.FormatInt(v, 10) }
+	got["long_keys"] = join(addrs.Keys(), i64)
+	got["long_keys_clone"] = join(addrs.Clone().Keys(), i64)
+
+	src := NewMap[string, string](String, -1)
+	for _, k := range small {
+		src.Put(k, k)
+	}
+	pa := NewMap[string, string](String, -1)
+	pa.PutAll(src)
+	got["putall_presized"] = join(pa.Keys(), str)
+
+	src1 := NewMap[string, string](String, -1)
+	src1.Put("ORDER_TOPIC_CONFIG", "x")
+	one := NewMap[string, string](String, -1)
+	one.PutAll(src1)
+	one.Put("NS2", "y")
+	one.Put("another", "z")
+	one.Put("abc", "w")
+	got["putall_one_then_more"] = join(one.Keys(), str)
+
+	var chmKeys []string
+	seen := map[string]bool{}
+	for i := 0; i < 2000; i++ {
+		chmKeys = append(chmKeys, "t"+strconv.Itoa(i))
+	}
+	chmKeys = append(chmKeys, small...)
+	got["chm_2019"] = chmJoin(chmKeys, seen)
+	got["chm_small"] = chmJoin(small, map[string]bool{})
+
+	for name, w := range want {
+		if got[name] != w {
+			t.Errorf("%s:\n got %.300s\nwant %.300s", name, got[name], w)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("scenarios: got %d, Java printed %d", len(got), len(want))
+	}
+}
+
+func chmJoin(keys []string, seen map[string]bool) string {
+	var uniq []string
+	var hashes []int32
+	for _, k := range keys {
+		if !seen[k] {
+			seen[k] = true
+			uniq = append(uniq, k)
+			hashes = append(hashes, String(k))
+		}
+	}
+	order := CHMOrder(hashes)
+	out := make([]string, len(order))
+	for i, j := range order {
+		out[i] = uniq[j]
+	}
+	return strings.Join(out, ",")
+}
+
+func TestStringHash(t *testing.T) {
+	// Values of "…".hashCode() in Java.
+	for s, want := range map[string]int32{"": 0, "a": 97, "Aa": 2112, "BB": 2112, "TopicTest": -1902610879, "😀x": 54959989} {
+		if got := String(s); got != want {
+			t.Errorf("String(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
+func TestRemoveKeepsOthersInOrder(t *testing.T) {
+	m := NewMap[string, int](String, -1)
+	for i, k := range []string{"Aa", "BB", "x"} { // "Aa" and "BB" share a bucket
+		m.Put(k, i)
+	}
+	m.Remove("Aa")
+	m.Put("Aa", 9)
+	if got := join(m.Keys(), str); got != "BB,Aa,x" {
+		t.Fatalf("order %s", got)
+	}
+	if v, ok := m.Get("Aa"); !ok || v != 9 {
+		t.Fatalf("Get = %d %v", v, ok)
+	}
+}
