@@ -13,7 +13,11 @@ FUZZ_TARGETS := \
 	./remoting/wire:FuzzFrameReader \
 	./remoting/wire:FuzzJSONHeader \
 	./remoting/wire:FuzzBinaryHeader \
-	./remoting/protocol:FuzzDecodeHeaders
+	./remoting/protocol:FuzzDecodeHeaders \
+	./namesrv/routeinfo:FuzzDecodeRegisterBody \
+	./namesrv/routeinfo:FuzzDecodeTopicRouteData \
+	./compat/fastjson:FuzzParse \
+	./compat/javaprops:FuzzParse
 
 .PHONY: all build run test generate check-generated fmt-check lint vet fuzz bench java-oracle clean
 
@@ -50,8 +54,11 @@ lint: fmt-check vet
 java-oracle:
 	compat/java/classpath.sh >/dev/null
 
+# The Go tests first, then the quick conformance run (Java 4.9.x and
+# Sputnik side by side), whose last line is "N passed, M failed".
 test: fmt-check vet check-generated java-oracle
 	$(GO) test -race -count=1 ./...
+	$(MAKE) conformance-quick
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t#*:}; \
