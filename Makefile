@@ -17,7 +17,9 @@ FUZZ_TARGETS := \
 	./namesrv/routeinfo:FuzzDecodeRegisterBody \
 	./namesrv/routeinfo:FuzzDecodeTopicRouteData \
 	./compat/fastjson:FuzzParse \
-	./compat/javaprops:FuzzParse
+	./compat/javaprops:FuzzParse \
+	./compat/javalang:FuzzParse \
+	./compat/javalang:FuzzFormat
 
 .PHONY: all build run test generate check-generated fmt-check lint vet fuzz bench java-oracle clean
 

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sputnikmq/sputnik/compat/javaprops"
+	"github.com/sputnikmq/sputnik/compat/javalang"
 )
 
 // Conversion errors of the As... methods.
@@ -72,8 +72,8 @@ func (v Value) integer(bits int, target string) (int64, error) {
 			return 0, ErrNull
 		}
 		s := trimZeroFraction(strings.ReplaceAll(v.text, ",", ""))
-		n, err := javaprops.ParseJavaInt(s, bits)
-		if err != nil {
+		n, ok := parseInteger(s, bits)
+		if !ok {
 			return 0, typeError(v, target)
 		}
 		return n, nil
@@ -123,8 +123,17 @@ func literalToInt(lit string, bits int) (int64, bool) {
 	} else {
 		whole += strings.Repeat("0", int(point)-len(whole))
 	}
-	n, err := javaprops.ParseJavaInt(sign+whole, bits)
-	return n, err == nil
+	return parseInteger(sign+whole, bits)
+}
+
+// parseInteger is Integer.parseInt (bits 32) or Long.parseLong (bits 64):
+// the syntax is the same, an int is a long that fits 32 bits.
+func parseInteger(s string, bits int) (int64, bool) {
+	n, err := javalang.ParseLong(s)
+	if err != nil || bits == 32 && n != int64(int32(n)) {
+		return 0, false
+	}
+	return n, true
 }
 
 // splitExponent splits "mant[eE]exp"; exponents beyond ±1e9 are clamped
@@ -200,7 +209,7 @@ func (v Value) AsFloat64() (float64, error) {
 		if isNullText(v.text) {
 			return 0, ErrNull
 		}
-		f, err := javaprops.ParseJavaDouble(strings.ReplaceAll(v.text, ",", ""), 64)
+		f, err := javalang.ParseDouble(strings.ReplaceAll(v.text, ",", ""))
 		if err != nil {
 			return 0, typeError(v, "double")
 		}

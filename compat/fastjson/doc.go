@@ -55,7 +55,7 @@
 // /* */ comments, escapes \' \v \0-\7 \xHH \F, raw control chars in strings,
 // number suffixes L S B F D (12L), leading zeros, "1.", and the bare words
 // NaN and undefined (read as null). Malformed UTF-8 becomes U+FFFD as in
-// Java's new String(bytes, UTF_8) (javaprops.DecodeUTF8); an unpaired
+// Java's new String(bytes, UTF_8) (javalang.DecodeUTF8); an unpaired
 // surrogate escape becomes U+FFFD too (Java keeps it and later encodes it as
 // '?'). Nesting
 // deeper than MaxDepth is an error, never a stack overflow.

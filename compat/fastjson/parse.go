@@ -7,7 +7,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/sputnikmq/sputnik/compat/javaprops"
+	"github.com/sputnikmq/sputnik/compat/javalang"
 )
 
 // MaxDepth is the deepest nesting of arrays and objects (object keys
@@ -272,14 +272,14 @@ func isIdentPart(s string, i int) bool {
 }
 
 // validUTF8 replaces malformed UTF-8 with U+FFFD as Java's decoding of the
-// body does (javaprops.DecodeUTF8). Malformed sequences never include an
+// body does (javalang.DecodeUTF8). Malformed sequences never include an
 // ASCII byte, so decoding a string or key on its own gives what decoding
 // the whole body first would.
 func validUTF8(s string) string {
 	if utf8.ValidString(s) {
 		return s
 	}
-	return javaprops.DecodeUTF8([]byte(s))
+	return javalang.DecodeUTF8([]byte(s))
 }
 
 // number parses -?digits[.digits*][(e|E)[+-]digits] with an optional

@@ -6,7 +6,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/sputnikmq/sputnik/compat/javaprops"
+	"github.com/sputnikmq/sputnik/compat/javalang"
 )
 
 // Mode selects which fastjson output a Writer reproduces.
@@ -343,21 +343,31 @@ func (w *Writer) Null() {
 
 // Float64 writes a Java double as fastjson does: 0.0, 1.5, 1.0E10,
 // 4.9E-324; NaN and infinities as null.
-func (w *Writer) Float64(f float64) { w.float(f, 64) }
+func (w *Writer) Float64(f float64) {
+	if w.finite(f) {
+		w.buf = javalang.AppendDouble(w.buf, f)
+	}
+}
 
 // Float32 writes a Java float (1.5, 1.0E10, 1.4E-45); NaN and infinities as
 // null.
-func (w *Writer) Float32(f float32) { w.float(float64(f), 32) }
+func (w *Writer) Float32(f float32) {
+	if w.finite(float64(f)) {
+		w.buf = javalang.AppendFloat(w.buf, f)
+	}
+}
 
-func (w *Writer) float(f float64, bits int) {
+// finite starts a floating-point value and reports whether f is to be
+// written as a number; NaN and infinities are written as null here.
+func (w *Writer) finite(f float64) bool {
 	if !w.beforeValue() {
-		return
+		return false
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		w.buf = append(w.buf, "null"...)
-		return
+		return false
 	}
-	w.buf = javaprops.AppendJavaDouble(w.buf, f, bits)
+	return true
 }
 
 // Value writes a parsed (or Make...) tree: arrays as Lists, object keys by

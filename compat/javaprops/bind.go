@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/sputnikmq/sputnik/compat/javalang"
 )
 
 // TagName is the struct tag read by Bind, Print, Lines and ToProperties:
@@ -138,16 +140,18 @@ func supported(t reflect.Type) bool {
 	return false
 }
 
-// structValue returns the struct behind obj (a struct or a pointer to one).
-func structValue(obj any, needPointer bool) (reflect.Value, error) {
+// structFields returns the struct behind obj (a struct or a pointer to one)
+// and its tagged fields.
+func structFields(obj any, needPointer bool) (reflect.Value, []fieldInfo, error) {
 	v := reflect.ValueOf(obj)
-	if v.Kind() == reflect.Pointer && !v.IsNil() && v.Elem().Kind() == reflect.Struct {
-		return v.Elem(), nil
+	switch {
+	case v.Kind() == reflect.Pointer && !v.IsNil() && v.Elem().Kind() == reflect.Struct:
+		v = v.Elem()
+	case needPointer || v.Kind() != reflect.Struct:
+		return reflect.Value{}, nil, fmt.Errorf("%w: want a non-nil pointer to a struct, got %T", ErrBadTarget, obj)
 	}
-	if !needPointer && v.Kind() == reflect.Struct {
-		return v, nil
-	}
-	return reflect.Value{}, fmt.Errorf("%w: want a non-nil pointer to a struct, got %T", ErrBadTarget, obj)
+	fields, err := fieldsOf(v.Type())
+	return v, fields, err
 }
 
 type target struct {
@@ -156,11 +160,7 @@ type target struct {
 }
 
 func newTarget(obj any) (target, error) {
-	v, err := structValue(obj, true)
-	if err != nil {
-		return target{}, err
-	}
-	fields, err := fieldsOf(v.Type())
+	v, fields, err := structFields(obj, true)
 	if err != nil {
 		return target{}, err
 	}
@@ -226,15 +226,15 @@ func setField(fv reflect.Value, key, s string) error {
 	case reflect.String:
 		fv.SetString(s)
 	case reflect.Bool:
-		fv.SetBool(ParseJavaBool(s))
+		fv.SetBool(javalang.ParseBool(s))
 	case reflect.Int, reflect.Int32:
-		return setInt(fv, key, s, 32, "int")
+		return setNumber(fv, key, s, "int", javalang.ParseInt)
 	case reflect.Int64:
-		return setInt(fv, key, s, 64, "long")
+		return setNumber(fv, key, s, "long", javalang.ParseLong)
 	case reflect.Float64:
-		return setFloat(fv, key, s, 64, "double")
+		return setNumber(fv, key, s, "double", javalang.ParseDouble)
 	case reflect.Float32:
-		return setFloat(fv, key, s, 32, "float")
+		return setNumber(fv, key, s, "float", javalang.ParseFloat)
 	}
 	return nil
 }
@@ -251,21 +251,14 @@ func setText(fv reflect.Value, key, s string) error {
 	return nil
 }
 
-func setInt(fv reflect.Value, key, s string, bits int, javaType string) error {
-	n, err := ParseJavaInt(s, bits)
+// setNumber parses s with the Java parser of the field's type (parseInt,
+// parseLong, parseDouble, parseFloat) and stores the result.
+func setNumber[T int32 | int64 | float32 | float64](fv reflect.Value, key, s, javaType string, parse func(string) (T, error)) error {
+	v, err := parse(s)
 	if err != nil {
 		return &ValueError{Key: key, Value: s, JavaType: javaType, Err: err}
 	}
-	fv.SetInt(n)
-	return nil
-}
-
-func setFloat(fv reflect.Value, key, s string, bits int, javaType string) error {
-	f, err := ParseJavaDouble(s, bits)
-	if err != nil {
-		return &ValueError{Key: key, Value: s, JavaType: javaType, Err: err}
-	}
-	fv.SetFloat(f)
+	fv.Set(reflect.ValueOf(v).Convert(fv.Type()))
 	return nil
 }
 
@@ -286,9 +279,9 @@ func formatField(fv reflect.Value) (s string, ok bool) {
 	case reflect.Int, reflect.Int32, reflect.Int64:
 		return strconv.FormatInt(fv.Int(), 10), true
 	case reflect.Float64:
-		return FormatJavaDouble(fv.Float(), 64), true
+		return javalang.FormatDouble(fv.Float()), true
 	case reflect.Float32:
-		return FormatJavaDouble(fv.Float(), 32), true
+		return javalang.FormatFloat(float32(fv.Float())), true
 	}
 	return fmt.Sprint(fv.Interface()), true
 }
@@ -298,11 +291,7 @@ func formatField(fv reflect.Value) (s string, ok bool) {
 // named by their Java field name, a nil pointer printed as an empty value;
 // with onlyImportant only the fields tagged important (@ImportantField).
 func Lines(obj any, onlyImportant bool) ([]string, error) {
-	v, err := structValue(obj, false)
-	if err != nil {
-		return nil, err
-	}
-	fields, err := fieldsOf(v.Type())
+	v, fields, err := structFields(obj, false)
 	if err != nil {
 		return nil, err
 	}
@@ -336,11 +325,7 @@ func Print(w io.Writer, obj any, onlyImportant bool) error {
 // (a struct or a pointer to one) under its Java field name, in declaration
 // order, nil pointers (Java null) left out.
 func ToProperties(obj any) (*Properties, error) {
-	v, err := structValue(obj, false)
-	if err != nil {
-		return nil, err
-	}
-	fields, err := fieldsOf(v.Type())
+	v, fields, err := structFields(obj, false)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,8 @@ import (
 	"io"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/sputnikmq/sputnik/compat/javalang"
 )
 
 // ErrMalformedEscape is returned for a \u escape without four hex digits
@@ -33,21 +35,22 @@ func ParseString(s string) (*Properties, error) {
 }
 
 // ParseBody mirrors the UPDATE_NAMESRV_CONFIG / UPDATE_BROKER_CONFIG
-// handlers: new String(body, "UTF-8") (DecodeUTF8: malformed sequences
-// become U+FFFD) followed by MixAll.string2Properties.
+// handlers: new String(body, "UTF-8") (javalang.DecodeUTF8: malformed
+// sequences become U+FFFD) followed by MixAll.string2Properties.
 func ParseBody(body []byte) (*Properties, error) {
-	return ParseString(DecodeUTF8(body))
+	return ParseString(javalang.DecodeUTF8(body))
 }
 
 // ParseUTF8 reads r as Properties.load(Reader) over a UTF-8 reader: text is
-// decoded as UTF-8 (malformed sequences become U+FFFD, see DecodeUTF8) and
-// the same line, escape and separator rules apply. No 4.9.8 server path reads properties this way.
+// decoded as UTF-8 (malformed sequences become U+FFFD, see
+// javalang.DecodeUTF8) and the same line, escape and separator rules apply.
+// No 4.9.8 server path reads properties this way.
 func ParseUTF8(r io.Reader) (*Properties, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, err
 	}
-	return parseChars(utf16.Encode([]rune(DecodeUTF8(data))))
+	return parseChars(utf16.Encode([]rune(javalang.DecodeUTF8(data))))
 }
 
 func latin1Chars(data []byte) []uint16 {

@@ -3,6 +3,7 @@ package protocol
 import (
 	"strconv"
 
+	"github.com/sputnikmq/sputnik/compat/javalang"
 	"github.com/sputnikmq/sputnik/remoting/wire"
 )
 
@@ -23,10 +24,11 @@ func errFieldNull(key string) error {
 	return &Error{Code: RespSystemError, Remark: "the custom field <" + key + "> is null"}
 }
 
-// errFieldInvalid is the error for a malformed number; msg is the text of
-// the NumberFormatException Java would throw.
-func errFieldInvalid(key, msg string) error {
-	return &Error{Code: RespSystemError, Remark: "the custom field <" + key + "> is invalid: " + msg}
+// errFieldInvalid is the error for a malformed number; err is the
+// javalang.NumberFormatError, whose text is the message of the
+// NumberFormatException Java would throw.
+func errFieldInvalid(key string, err error) error {
+	return &Error{Code: RespSystemError, Remark: "the custom field <" + key + "> is invalid: " + err.Error()}
 }
 
 // fieldDecoder reads header fields from a command's extFields. Its error is
@@ -78,18 +80,19 @@ func (d *fieldDecoder) optString(key string) string {
 	return v
 }
 
-// number parses a present field with parse; a failure is an error when the
-// field is required or the header is a FastCodesHeader.
-func number[T any](d *fieldDecoder, key string, required bool, parse func(string) (T, bool), msg func(string) string) (T, bool) {
+// number parses a present field with parse (a javalang parser, which
+// allocates only to fail); a failure is an error when the field is required
+// or the header is a FastCodesHeader.
+func number[T any](d *fieldDecoder, key string, required bool, parse func(string) (T, error)) (T, bool) {
 	var zero T
 	s, ok := d.value(key, required)
 	if !ok {
 		return zero, false
 	}
-	v, ok := parse(s)
-	if !ok {
+	v, err := parse(s)
+	if err != nil {
 		if required || d.fast {
-			d.fail(errFieldInvalid(key, msg(s)))
+			d.fail(errFieldInvalid(key, err))
 		}
 		return zero, false
 	}
@@ -97,63 +100,63 @@ func number[T any](d *fieldDecoder, key string, required bool, parse func(string
 }
 
 func (d *fieldDecoder) requiredInt32(key string) int32 {
-	v, _ := number(d, key, true, parseJavaInt, javaNumberFormat)
+	v, _ := number(d, key, true, javalang.ParseInt)
 	return v
 }
 
 func (d *fieldDecoder) requiredInt64(key string) int64 {
-	v, _ := number(d, key, true, parseJavaLong, javaNumberFormat)
+	v, _ := number(d, key, true, javalang.ParseLong)
 	return v
 }
 
 func (d *fieldDecoder) requiredFloat64(key string) float64 {
-	v, _ := number(d, key, true, parseJavaDouble, javaDoubleFormat)
+	v, _ := number(d, key, true, javalang.ParseDouble)
 	return v
 }
 
 func (d *fieldDecoder) requiredBool(key string) bool {
 	v, _ := d.value(key, true)
-	return parseJavaBool(v)
+	return javalang.ParseBool(v)
 }
 
 func (d *fieldDecoder) optInt32(key string) Opt[int32] {
-	v, ok := number(d, key, false, parseJavaInt, javaNumberFormat)
+	v, ok := number(d, key, false, javalang.ParseInt)
 	return Opt[int32]{Value: v, Valid: ok}
 }
 
 func (d *fieldDecoder) optInt64(key string) Opt[int64] {
-	v, ok := number(d, key, false, parseJavaLong, javaNumberFormat)
+	v, ok := number(d, key, false, javalang.ParseLong)
 	return Opt[int64]{Value: v, Valid: ok}
 }
 
 func (d *fieldDecoder) optFloat64(key string) Opt[float64] {
-	v, ok := number(d, key, false, parseJavaDouble, javaDoubleFormat)
+	v, ok := number(d, key, false, javalang.ParseDouble)
 	return Opt[float64]{Value: v, Valid: ok}
 }
 
 func (d *fieldDecoder) optBool(key string) Opt[bool] {
 	v, ok := d.value(key, false)
-	return Opt[bool]{Value: ok && parseJavaBool(v), Valid: ok}
+	return Opt[bool]{Value: ok && javalang.ParseBool(v), Valid: ok}
 }
 
 // plainInt32 reads a field that is never null in Java (a primitive, or a
 // boxed field with an initializer): def when absent or malformed.
 func (d *fieldDecoder) plainInt32(key string, def int32) int32 {
-	if v, ok := number(d, key, false, parseJavaInt, javaNumberFormat); ok {
+	if v, ok := number(d, key, false, javalang.ParseInt); ok {
 		return v
 	}
 	return def
 }
 
 func (d *fieldDecoder) plainInt64(key string, def int64) int64 {
-	if v, ok := number(d, key, false, parseJavaLong, javaNumberFormat); ok {
+	if v, ok := number(d, key, false, javalang.ParseLong); ok {
 		return v
 	}
 	return def
 }
 
 func (d *fieldDecoder) plainFloat64(key string, def float64) float64 {
-	if v, ok := number(d, key, false, parseJavaDouble, javaDoubleFormat); ok {
+	if v, ok := number(d, key, false, javalang.ParseDouble); ok {
 		return v
 	}
 	return def
@@ -161,7 +164,7 @@ func (d *fieldDecoder) plainFloat64(key string, def float64) float64 {
 
 func (d *fieldDecoder) plainBool(key string, def bool) bool {
 	if v, ok := d.value(key, false); ok {
-		return parseJavaBool(v)
+		return javalang.ParseBool(v)
 	}
 	return def
 }
@@ -188,7 +191,7 @@ func putInt64(c *wire.Command, key string, v int64) {
 
 func putBool(c *wire.Command, key string, v bool) { c.AddExt(key, strconv.FormatBool(v)) }
 
-func putFloat64(c *wire.Command, key string, v float64) { c.AddExt(key, formatJavaDouble(v)) }
+func putFloat64(c *wire.Command, key string, v float64) { c.AddExt(key, javalang.FormatDouble(v)) }
 
 func putOptInt32(c *wire.Command, key string, v Opt[int32]) {
 	if v.Valid {

@@ -170,8 +170,16 @@ func TestMaxFrameBoundary(t *testing.T) {
 }
 
 func TestJSONStringEscaping(t *testing.T) {
-	got := string(appendJSONString(nil, "a\"\\/\b\t\n\f\r\x01\x1f\x7f\u0085é世\u2028\u2029"))
-	require.Equal(t, `"a\"\\/\b\t\n\f\r\u0001\u001F\u007F\u0085é世\u2028\u2029"`, got)
+	const in = "a\"\\/\b\t\n\f\r\x01\x1f\x7f\u0085é世\u2028\u2029"
+	const want = `"a\"\\/\b\t\n\f\r\u0001\u001F\u007F\u0085é世\u2028\u2029"`
+	require.Equal(t, want, string(AppendFastjsonString(nil, in)))
+	require.Equal(t, want, string(AppendFastjsonJavaString(nil, in)))
+
+	// Malformed UTF-8: kept as it is, or one U+FFFD per byte for a Java
+	// String; a C1 control or U+2028 right after it is still escaped.
+	const bad = "x\xff\xe2\x82\xc2\x85\xe2\xe2\x80\xa8\xc2"
+	require.Equal(t, "\"x\xff\xe2\x82\\u0085\xe2\\u2028\xc2\"", string(AppendFastjsonString(nil, bad)))
+	require.Equal(t, "\"x\uFFFD\uFFFD\uFFFD\\u0085\uFFFD\\u2028\uFFFD\"", string(AppendFastjsonJavaString(nil, bad)))
 }
 
 func TestPayloadInFrame(t *testing.T) {

@@ -1,4 +1,4 @@
-package javaprops
+package javalang
 
 import "unicode/utf8"
 
