@@ -114,7 +114,7 @@ func (l *Launcher) StartNamesrv(ctx context.Context, impl Impl, o NamesrvOptions
 	}
 	n := &Node{Role: RoleNamesrv, Impl: impl, Name: o.Name, Dir: dir, Config: cfg, Port: o.Port,
 		boot: namesrvBoot, readyTimeout: l.ReadyTimeout}
-	if n.newCmd, err = l.commandFor(n, nil); err != nil {
+	if n.newCmd, err = l.commandFor(n, nil, l.Java.NamesrvHeap); err != nil {
 		return nil, err
 	}
 	return n, n.start(ctx)
@@ -133,7 +133,11 @@ func (l *Launcher) StartBroker(ctx context.Context, impl Impl, o BrokerOptions) 
 		}
 		o.Port = p
 	}
-	dir, err := l.nodeDir(o.Name + "-" + string(impl))
+	dirName := o.Name
+	if o.ID != 0 {
+		dirName = fmt.Sprintf("%s-s%d", o.Name, o.ID) // a slave: broker-a-s1
+	}
+	dir, err := l.nodeDir(dirName + "-" + string(impl))
 	if err != nil {
 		return nil, err
 	}
@@ -141,17 +145,21 @@ func (l *Launcher) StartBroker(ctx context.Context, impl Impl, o BrokerOptions) 
 	if err := brokerProperties(dir, o).WriteFile(cfg); err != nil {
 		return nil, err
 	}
-	n := &Node{Role: RoleBroker, Impl: impl, Name: o.Name, Dir: dir, Config: cfg, Port: o.Port,
+	n := &Node{Role: RoleBroker, Impl: impl, Name: o.Name, BrokerID: o.ID, Dir: dir, Config: cfg, Port: o.Port,
 		boot: brokerBoot, readyTimeout: l.ReadyTimeout}
-	if n.newCmd, err = l.commandFor(n, []string{"-n", o.Namesrv}); err != nil {
+	heap := o.Heap
+	if heap == "" {
+		heap = l.Java.BrokerHeap
+	}
+	if n.newCmd, err = l.commandFor(n, []string{"-n", o.Namesrv}, heap); err != nil {
 		return nil, err
 	}
 	return n, n.start(ctx)
 }
 
 // commandFor returns the command factory of a node: the same arguments for
-// both implementations, `-c <file> [-n addr]`.
-func (l *Launcher) commandFor(n *Node, extraArgs []string) (func() *exec.Cmd, error) {
+// both implementations, `-c <file> [-n addr]`; heap is the Java -Xms/-Xmx.
+func (l *Launcher) commandFor(n *Node, extraArgs []string, heap string) (func() *exec.Cmd, error) {
 	home := filepath.Join(n.Dir, "home")
 	if err := WriteRocketMQHome(home, filepath.Join(n.Dir, "logs"), "INFO"); err != nil {
 		return nil, err
@@ -163,9 +171,9 @@ func (l *Launcher) commandFor(n *Node, extraArgs []string) (func() *exec.Cmd, er
 		if l.Java.Classpath == "" {
 			return nil, fmt.Errorf("cluster: no Java classpath (run conformance/java/classpath.sh)")
 		}
-		main, heap := NamesrvMain, l.Java.NamesrvHeap
+		main := NamesrvMain
 		if n.Role == RoleBroker {
-			main, heap = BrokerMain, l.Java.BrokerHeap
+			main = BrokerMain
 		}
 		return func() *exec.Cmd {
 			c := l.Java.command(n.Dir, heap, main, args...)

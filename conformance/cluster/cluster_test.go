@@ -203,3 +203,60 @@ func TestParseImpl(t *testing.T) {
 		t.Error("ParseImpl(go) succeeded")
 	}
 }
+
+func TestSlaveBroker(t *testing.T) {
+	l := fakeLauncher(t, "namesrv", "broker")
+	b, err := l.StartBroker(context.Background(), Sputnik, BrokerOptions{
+		Name: "broker-a", Cluster: "C", Namesrv: "127.0.0.1:9876", ID: 1, Role: "SLAVE"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Kill()
+	if b.Name != "broker-a" || b.BrokerID != 1 || filepath.Base(b.Dir) != "broker-a-s1-sputnik" {
+		t.Errorf("slave node %s in %s", b, b.Dir)
+	}
+	if !strings.HasPrefix(b.String(), "broker-a#1 (sputnik, ") {
+		t.Errorf("String() = %q", b)
+	}
+	props, _ := os.ReadFile(b.Config)
+	for _, want := range []string{"brokerName=broker-a\n", "brokerId=1\n", "brokerRole=SLAVE\n"} {
+		if !strings.Contains(string(props), want) {
+			t.Errorf("broker.properties lacks %q:\n%s", want, props)
+		}
+	}
+}
+
+func TestShapeString(t *testing.T) {
+	for _, c := range []struct {
+		s     Shape
+		want  string
+		nodes int
+	}{
+		{Shape{Namesrv: Sputnik, Broker: Java, Brokers: 1}, "ns=sputnik broker=java x1", 1},
+		{Shape{Namesrv: Java, Broker: Java, Brokers: 2}, "ns=java broker=java x2", 2},
+		{Shape{Namesrv: Java, Broker: Java, Brokers: 1, Slave: true}, "ns=java broker=java x1+slave", 2},
+	} {
+		if got := c.s.String(); got != c.want {
+			t.Errorf("String() = %q, want %q", got, c.want)
+		}
+		if got := c.s.BrokerNodes(); got != c.nodes {
+			t.Errorf("%s: BrokerNodes() = %d, want %d", c.s, got, c.nodes)
+		}
+	}
+}
+
+func TestMinHeap(t *testing.T) {
+	for _, c := range []struct{ a, b, want string }{
+		{"1g", "512m", "512m"},
+		{"256m", "512m", "256m"},
+		{"512m", "512m", "512m"},
+		{"", "512m", "512m"},
+		{"lots", "512m", "512m"},
+		{"2048k", "512m", "2048k"},
+		{"1G", "2g", "1G"},
+	} {
+		if got := minHeap(c.a, c.b); got != c.want {
+			t.Errorf("minHeap(%q, %q) = %q, want %q", c.a, c.b, got, c.want)
+		}
+	}
+}

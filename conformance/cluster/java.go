@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -99,4 +100,40 @@ func WriteRocketMQHome(home, logDir, level string) error {
 		}
 	}
 	return nil
+}
+
+// minHeap returns the smaller of two -Xmx sizes ("1g", "512m"); an empty
+// or unreadable a gives b.
+func minHeap(a, b string) string {
+	na, okA := heapBytes(a)
+	nb, okB := heapBytes(b)
+	if !okA || (okB && nb < na) {
+		return b
+	}
+	return a
+}
+
+// heapBytes reads a JVM size: digits with an optional k, m, g or t suffix.
+func heapBytes(s string) (int64, bool) {
+	shift := 0
+	if s != "" {
+		switch s[len(s)-1] {
+		case 'k', 'K':
+			shift = 10
+		case 'm', 'M':
+			shift = 20
+		case 'g', 'G':
+			shift = 30
+		case 't', 'T':
+			shift = 40
+		}
+	}
+	if shift != 0 {
+		s = s[:len(s)-1]
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, false
+	}
+	return n << shift, true
 }

@@ -41,12 +41,16 @@ var ErrExited = errors.New("exited before boot")
 // stderr.log collect the output of every start of the process, and
 // logs/<role>.log the Java servers' own logging.
 type Node struct {
-	Role   Role
-	Impl   Impl
-	Name   string
-	Dir    string
-	Config string // the properties file passed with -c
-	Port   int
+	Role Role
+	Impl Impl
+	// Name is the name server's directory name, or a broker's brokerName
+	// (the same for a master and its slaves).
+	Name string
+	// BrokerID is a broker's brokerId: 0 for a master.
+	BrokerID int
+	Dir      string
+	Config   string // the properties file passed with -c
+	Port     int
 
 	newCmd       func() *exec.Cmd
 	boot         *regexp.Regexp
@@ -63,8 +67,15 @@ type Node struct {
 // Addr is the node's client-facing address, 127.0.0.1:listenPort.
 func (n *Node) Addr() string { return fmt.Sprintf("127.0.0.1:%d", n.Port) }
 
-// String names the node in messages: "broker-a (java, 127.0.0.1:20911)".
-func (n *Node) String() string { return fmt.Sprintf("%s (%s, %s)", n.Name, n.Impl, n.Addr()) }
+// String names the node in messages: "broker-a (java, 127.0.0.1:20911)",
+// "broker-a#1 (java, 127.0.0.1:24571)" for a slave.
+func (n *Node) String() string {
+	name := n.Name
+	if n.BrokerID != 0 {
+		name = fmt.Sprintf("%s#%d", n.Name, n.BrokerID)
+	}
+	return fmt.Sprintf("%s (%s, %s)", name, n.Impl, n.Addr())
+}
 
 // StdoutPath and StderrPath are the captured output files.
 func (n *Node) StdoutPath() string { return filepath.Join(n.Dir, "stdout.log") }

@@ -129,6 +129,9 @@ type BrokerOptions struct {
 	Port int
 	// Extra entries are added to the properties file (and override ours).
 	Extra map[string]string
+	// Heap is the Java broker's -Xms/-Xmx; "" means the launcher's
+	// JavaRuntime.BrokerHeap.
+	Heap string
 }
 
 // namesrvProperties is the properties file both name servers are started

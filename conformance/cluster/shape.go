@@ -5,24 +5,47 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/sputnikmq/sputnik/conformance/rawclient"
 )
 
 // Shape is what a group of scenarios needs: which implementation serves as
-// name server, which as brokers, and how many broker groups (masters).
+// name server, which as brokers, how many broker groups (masters) and
+// whether each group has a slave.
 type Shape struct {
 	Namesrv Impl
 	Broker  Impl
 	Brokers int
+	// Slave gives every broker group a slave: brokerId 1, brokerRole
+	// SLAVE, no haMasterAddress, so it learns its master's HA address
+	// from the name server's answer to its registration.
+	Slave bool
 }
 
-// String is the shape's key: "ns=sputnik broker=java x1".
+// String is the shape's key: "ns=sputnik broker=java x1", "… x1+slave".
 func (s Shape) String() string {
-	return fmt.Sprintf("ns=%s broker=%s x%d", s.Namesrv, s.Broker, s.Brokers)
+	str := fmt.Sprintf("ns=%s broker=%s x%d", s.Namesrv, s.Broker, s.Brokers)
+	if s.Slave {
+		str += "+slave"
+	}
+	return str
 }
+
+// BrokerNodes is how many broker processes the shape runs.
+func (s Shape) BrokerNodes() int {
+	if s.Slave {
+		return 2 * s.Brokers
+	}
+	return s.Brokers
+}
+
+// MultiBrokerHeap caps the Java broker heap of shapes with more than one
+// broker process, so that three JVMs and the driver fit a 2-core box.
+const MultiBrokerHeap = "512m"
 
 // ClusterName is the brokerClusterName of every harness cluster.
 const ClusterName = "ConformanceCluster"
@@ -34,18 +57,22 @@ func BrokerName(i int) string { return "broker-" + string(rune('a'+i)) }
 type Cluster struct {
 	Shape   Shape
 	Namesrv *Node
+	// Brokers are the masters, broker-a, broker-b, …
 	Brokers []*Node
+	// Slaves[i] is the slave of Brokers[i] (Shape.Slave only).
+	Slaves []*Node
 	// Boot is how long StartCluster took.
 	Boot time.Duration
 }
 
-// Nodes lists the name server then the brokers (nil entries skipped).
+// Nodes lists the name server, the masters, then the slaves (nil entries
+// skipped): the order to start them in.
 func (c *Cluster) Nodes() []*Node {
 	var ns []*Node
 	if c.Namesrv != nil {
 		ns = append(ns, c.Namesrv)
 	}
-	for _, b := range c.Brokers {
+	for _, b := range slices.Concat(c.Brokers, c.Slaves) {
 		if b != nil {
 			ns = append(ns, b)
 		}
@@ -53,9 +80,10 @@ func (c *Cluster) Nodes() []*Node {
 	return ns
 }
 
-// StartCluster starts the name server, then the brokers one by one, then
-// waits until the name server lists every broker in its cluster info. On
-// error the returned cluster holds what was started; Stop it.
+// StartCluster starts the name server, then the masters one by one, then
+// their slaves, then waits until the name server lists every broker in its
+// cluster info. On error the returned cluster holds what was started; Stop
+// it.
 func (l *Launcher) StartCluster(ctx context.Context, s Shape) (*Cluster, error) {
 	t0 := time.Now()
 	c := &Cluster{Shape: s}
@@ -64,13 +92,27 @@ func (l *Launcher) StartCluster(ctx context.Context, s Shape) (*Cluster, error) 
 	if err != nil {
 		return c, fmt.Errorf("start name server: %w", err)
 	}
+	heap := ""
+	if s.BrokerNodes() > 1 {
+		heap = minHeap(l.Java.BrokerHeap, MultiBrokerHeap)
+	}
 	for i := 0; i < s.Brokers; i++ {
 		b, err := l.StartBroker(ctx, s.Broker, BrokerOptions{
-			Name: BrokerName(i), Cluster: ClusterName, Namesrv: ns.Addr(),
+			Name: BrokerName(i), Cluster: ClusterName, Namesrv: ns.Addr(), Heap: heap,
 		})
 		c.Brokers = append(c.Brokers, b)
 		if err != nil {
 			return c, fmt.Errorf("start broker: %w", err)
+		}
+	}
+	for i := 0; s.Slave && i < s.Brokers; i++ {
+		b, err := l.StartBroker(ctx, s.Broker, BrokerOptions{
+			Name: BrokerName(i), Cluster: ClusterName, Namesrv: ns.Addr(), Heap: heap,
+			ID: 1, Role: "SLAVE",
+		})
+		c.Slaves = append(c.Slaves, b)
+		if err != nil {
+			return c, fmt.Errorf("start slave: %w", err)
 		}
 	}
 	if err := c.WaitRegistered(ctx, 30*time.Second); err != nil {
@@ -118,28 +160,19 @@ func (c *Cluster) checkRegistered(ctx context.Context) error {
 		return fmt.Errorf("GET_BROKER_CLUSTER_INFO body: %w", err)
 	}
 	var missing []string
-	for _, b := range c.Brokers {
+	for _, b := range slices.Concat(c.Brokers, c.Slaves) {
 		if b == nil || !b.Running() {
 			continue
 		}
 		bd, ok := ci.BrokerAddrTable[b.Name]
-		if !ok || !slices.Contains(ci.ClusterAddrTable[ClusterName], b.Name) || !mapHasValue(bd.BrokerAddrs, b.Addr()) {
-			missing = append(missing, b.Name)
+		if !ok || !slices.Contains(ci.ClusterAddrTable[ClusterName], b.Name) || bd.BrokerAddrs[strconv.Itoa(b.BrokerID)] != b.Addr() {
+			missing = append(missing, fmt.Sprintf("%s id %d", b.Name, b.BrokerID))
 		}
 	}
 	if len(missing) > 0 {
 		return fmt.Errorf("not listed: %s", strings.Join(missing, ", "))
 	}
 	return nil
-}
-
-func mapHasValue(m map[string]string, v string) bool {
-	for _, x := range m {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // Heal starts again every node that is not running (a scenario killed it),
@@ -160,14 +193,16 @@ func (c *Cluster) Heal(ctx context.Context) error {
 	return c.WaitRegistered(ctx, 30*time.Second)
 }
 
-// Stop stops the brokers, then the name server, gracefully.
+// Stop stops the brokers, all at once (a Java broker's shutdown takes
+// seconds, most of it sleeping), then the name server, gracefully.
 func (c *Cluster) Stop() error {
-	var errs []error
-	for i := len(c.Brokers) - 1; i >= 0; i-- {
-		if c.Brokers[i] != nil {
-			errs = append(errs, c.Brokers[i].Stop(30*time.Second))
-		}
+	brokers := slices.DeleteFunc(slices.Concat(c.Brokers, c.Slaves), func(n *Node) bool { return n == nil })
+	errs := make([]error, len(brokers))
+	var wg sync.WaitGroup
+	for i, b := range brokers {
+		wg.Go(func() { errs[i] = b.Stop(30 * time.Second) })
 	}
+	wg.Wait()
 	if c.Namesrv != nil {
 		errs = append(errs, c.Namesrv.Stop(15*time.Second))
 	}

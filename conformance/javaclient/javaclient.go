@@ -295,6 +295,62 @@ func (d *Driver) PublishQueues(ctx context.Context, ns, topic string) ([]Queue, 
 	return qs, nil
 }
 
+// Sent is one message DefaultMQProducer.send stored: its body, send status
+// and queue.
+type Sent struct {
+	Body       string `json:"body"`
+	Status     string `json:"status"`
+	BrokerName string `json:"brokerName"`
+	QueueID    int    `json:"queueId"`
+	MsgID      string `json:"msgId"`
+}
+
+// Produce sends n messages to topic from a fresh DefaultMQProducer of group,
+// synchronously, with bodies prefix-0 … prefix-(n-1). A failed send is an
+// error.
+func (d *Driver) Produce(ctx context.Context, ns, topic, group, prefix string, n int) ([]Sent, error) {
+	r, err := d.call(ctx, map[string]any{"op": "produce", "ns": ns, "topic": topic, "group": group,
+		"prefix": prefix, "count": n}, 60*time.Second+time.Duration(n)*5*time.Second)
+	if err != nil {
+		return nil, err
+	}
+	var sent []Sent
+	if err := json.Unmarshal(r.Result, &sent); err != nil {
+		return nil, err
+	}
+	return sent, nil
+}
+
+// Received is one message a push consumer got.
+type Received struct {
+	Body        string `json:"body"`
+	BrokerName  string `json:"brokerName"`
+	QueueID     int    `json:"queueId"`
+	QueueOffset int64  `json:"queueOffset"`
+	MsgID       string `json:"msgId"`
+}
+
+// Consume runs a fresh DefaultMQPushConsumer of group (clustering,
+// CONSUME_FROM_FIRST_OFFSET) on topic until it received n distinct bodies
+// starting with prefix+"-" or wait passed, then shuts it down. It returns
+// what arrived, sorted by broker, queue and offset; complete is false when
+// wait ran out first.
+func (d *Driver) Consume(ctx context.Context, ns, topic, group, prefix string, n int, wait time.Duration) (msgs []Received, complete bool, err error) {
+	r, err := d.call(ctx, map[string]any{"op": "consume", "ns": ns, "topic": topic, "group": group,
+		"prefix": prefix, "count": n, "timeoutMs": wait.Milliseconds()}, wait+60*time.Second)
+	if err != nil {
+		return nil, false, err
+	}
+	var res struct {
+		Complete bool       `json:"complete"`
+		Messages []Received `json:"messages"`
+	}
+	if err := json.Unmarshal(r.Result, &res); err != nil {
+		return nil, false, err
+	}
+	return res.Messages, res.Complete, nil
+}
+
 func truncate(s string, n int) string {
 	if len(s) <= n {
 		return s

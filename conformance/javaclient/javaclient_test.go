@@ -41,6 +41,11 @@ func fakeDriver() {
 			fmt.Printf(`{"id":%v,"ok":false,"error":"MQClientException: CODE: 17","code":17}`+"\n", id)
 		case "route":
 			fmt.Printf(`{"id":%v,"ok":true,"result":[{"topic":"T","brokerName":"broker-a","queueId":0}]}`+"\n", id)
+		case "produce":
+			fmt.Printf(`{"id":%v,"ok":true,"result":[{"body":"%v-0","status":"SEND_OK","brokerName":"broker-a","queueId":1,"msgId":"M"}]}`+"\n", id, req["prefix"])
+		case "consume":
+			fmt.Printf(`{"id":%v,"ok":true,"result":{"complete":%v,"messages":[{"body":"%v-0","brokerName":"broker-b","queueId":2,"queueOffset":7,"msgId":"M"}]}}`+"\n",
+				id, req["timeoutMs"].(float64) > 0, req["prefix"])
 		case "exit":
 			fmt.Printf(`{"id":%v,"ok":true,"result":"exit"}`+"\n", id)
 			return
@@ -81,6 +86,14 @@ func TestDriverProtocol(t *testing.T) {
 	qs, err := d.PublishQueues(ctx, "ns", "T")
 	if err != nil || len(qs) != 1 || qs[0].BrokerName != "broker-a" {
 		t.Fatalf("PublishQueues = %v, %v", qs, err)
+	}
+	sent, err := d.Produce(ctx, "ns", "T", "PG", "p1", 1)
+	if err != nil || len(sent) != 1 || sent[0] != (Sent{Body: "p1-0", Status: "SEND_OK", BrokerName: "broker-a", QueueID: 1, MsgID: "M"}) {
+		t.Fatalf("Produce = %+v, %v", sent, err)
+	}
+	got, complete, err := d.Consume(ctx, "ns", "T", "CG", "p1", 1, time.Second)
+	if err != nil || !complete || len(got) != 1 || got[0] != (Received{Body: "p1-0", BrokerName: "broker-b", QueueID: 2, QueueOffset: 7, MsgID: "M"}) {
+		t.Fatalf("Consume = %+v, %v, %v", got, complete, err)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -64,20 +65,30 @@ type javaClusterInfo struct {
 	ClusterAddrTable map[string][]string `json:"clusterAddrTable"`
 }
 
+// wantBrokerAddrs is the brokerAddrs of broker group i with every node
+// running: {"0": master} plus {"1": slave} when the group has one.
+func wantBrokerAddrs(env *Env, i int) map[string]string {
+	m := map[string]string{"0": env.Brokers[i].Addr}
+	if i < len(env.Slaves) {
+		m["1"] = env.Slaves[i].Addr
+	}
+	return m
+}
+
 func clusterInfoJava(ctx context.Context, env *Env) error {
 	var ci javaClusterInfo
 	if err := env.Java.Admin(ctx, env.Namesrv, "examineBrokerClusterInfo", &ci); err != nil {
 		return err
 	}
 	var names []string
-	for _, b := range env.Brokers {
+	for i, b := range env.Brokers {
 		names = append(names, b.Name)
 		bd, ok := ci.BrokerAddrTable[b.Name]
 		if !ok {
 			return fmt.Errorf("brokerAddrTable lacks %s: %+v", b.Name, ci)
 		}
-		if bd.Cluster != env.Cluster || bd.BrokerName != b.Name || bd.BrokerAddrs["0"] != b.Addr || len(bd.BrokerAddrs) != 1 {
-			return fmt.Errorf("brokerAddrTable[%s] = %+v", b.Name, bd)
+		if want := wantBrokerAddrs(env, i); bd.Cluster != env.Cluster || bd.BrokerName != b.Name || !maps.Equal(bd.BrokerAddrs, want) {
+			return fmt.Errorf("brokerAddrTable[%s] = %+v, want brokerAddrs %v", b.Name, bd, want)
 		}
 	}
 	got := slices.Clone(ci.ClusterAddrTable[env.Cluster])

@@ -104,6 +104,7 @@ func kvMQAdmin(ctx context.Context, env *Env) error {
 	if strings.TrimSpace(out) != "create or update kv config to namespace success." {
 		return fmt.Errorf("updateKvConfig printed %q", out)
 	}
+	first := out
 	var got string
 	if err := env.Java.Admin(ctx, env.Namesrv, "getKVConfig", &got, ns, key); err != nil {
 		return err
@@ -122,6 +123,7 @@ func kvMQAdmin(ctx context.Context, env *Env) error {
 	if javaclient.CodeOf(err) != respQueryNotFound {
 		return fmt.Errorf("after deleteKvConfig: want code 22, got %v", err)
 	}
+	env.Observe("mqadmin kv", env.Mask(first+out))
 	return nil
 }
 

@@ -7,7 +7,8 @@
 // (conformance/cmd/conformance) puts both results side by side. A scenario
 // that fails against Java is a broken scenario.
 //
-// One file per area (namesrv_route.go, namesrv_kv.go, …); each registers
+// One file per area (namesrv_route.go, namesrv_kv.go,
+// namesrv_two_brokers.go, namesrv_master_slave.go, …); each registers
 // its scenarios in init. Names are "area/what", stable across runs: the
 // JSON report and the known-failures list refer to them.
 package scenario
@@ -55,6 +56,9 @@ type Needs struct {
 	NamesrvJava bool
 	// BrokerJava pins the brokers to Java.
 	BrokerJava bool
+	// Slave gives every broker group a slave (brokerId 1, SLAVE) that
+	// finds its master through the name server.
+	Slave bool
 }
 
 // HasTag reports whether s carries tag.
@@ -76,6 +80,10 @@ type Control interface {
 	// StartBroker starts broker i again (same ports and store) and waits
 	// for its boot line.
 	StartBroker(ctx context.Context, i int) error
+	// KillSlave and StartSlave do the same for the slave of broker group
+	// i (Needs.Slave).
+	KillSlave(i int) error
+	StartSlave(ctx context.Context, i int) error
 	// KillNamesrv and StartNamesrv do the same for the name server.
 	KillNamesrv() error
 	StartNamesrv(ctx context.Context) error
@@ -90,6 +98,8 @@ type Env struct {
 	Cluster string
 	// Brokers are the masters, in order broker-a, broker-b, …
 	Brokers []Broker
+	// Slaves[i] is the slave (brokerId 1) of Brokers[i] (Needs.Slave).
+	Slaves []Broker
 	// Java is the official Java 4.9.8 client and tools.
 	Java *javaclient.Driver
 	// Nodes stops and starts processes.
@@ -127,11 +137,14 @@ func (e *Env) Observations() []Observation {
 }
 
 // Mask replaces the run-specific parts of s: broker addresses by
-// <broker-a> …, the name server address by <namesrv>, the scenario
-// directory by <dir>.
+// <broker-a> … (slaves by <broker-a#1>), the name server address by
+// <namesrv>, the scenario directory by <dir>.
 func (e *Env) Mask(s string) string {
 	for _, b := range e.Brokers {
 		s = strings.ReplaceAll(s, b.Addr, "<"+b.Name+">")
+	}
+	for _, b := range e.Slaves {
+		s = strings.ReplaceAll(s, b.Addr, "<"+b.Name+"#1>")
 	}
 	s = strings.ReplaceAll(s, e.Namesrv, "<namesrv>")
 	if e.Dir != "" {

@@ -57,9 +57,10 @@ func TestSelectLifecycleLast(t *testing.T) {
 }
 
 func TestMask(t *testing.T) {
-	env := &Env{Namesrv: "127.0.0.1:1000", Brokers: []Broker{{"broker-a", "127.0.0.1:2000"}}, Dir: "/tmp/x", Log: log.New(io.Discard, "", 0)}
-	got := env.Mask("ns 127.0.0.1:1000 b 127.0.0.1:2000 f /tmp/x/y")
-	if got != "ns <namesrv> b <broker-a> f <dir>/y" {
+	env := &Env{Namesrv: "127.0.0.1:1000", Brokers: []Broker{{"broker-a", "127.0.0.1:2000"}},
+		Slaves: []Broker{{"broker-a", "127.0.0.1:3000"}}, Dir: "/tmp/x", Log: log.New(io.Discard, "", 0)}
+	got := env.Mask("ns 127.0.0.1:1000 b 127.0.0.1:2000 s 127.0.0.1:3000 f /tmp/x/y")
+	if got != "ns <namesrv> b <broker-a> s <broker-a#1> f <dir>/y" {
 		t.Errorf("Mask = %q", got)
 	}
 	env.Observe("o", "t")

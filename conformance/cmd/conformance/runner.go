@@ -96,7 +96,7 @@ func javaClasspath(ctx context.Context, path string) (string, error) {
 // server is Sputnik and the brokers follow -broker-impl, unless the
 // scenario pins either to Java.
 func (r *runner) shapeFor(s *scenario.Scenario, impl cluster.Impl) cluster.Shape {
-	sh := cluster.Shape{Namesrv: impl, Broker: impl, Brokers: s.Needs.Brokers}
+	sh := cluster.Shape{Namesrv: impl, Broker: impl, Brokers: s.Needs.Brokers, Slave: s.Needs.Slave}
 	if impl == cluster.Java {
 		return sh
 	}
@@ -229,6 +229,9 @@ func (r *runner) runScenario(ctx context.Context, impl cluster.Impl, c *cluster.
 	for _, b := range c.Brokers {
 		env.Brokers = append(env.Brokers, scenario.Broker{Name: b.Name, Addr: b.Addr()})
 	}
+	for _, b := range c.Slaves {
+		env.Slaves = append(env.Slaves, scenario.Broker{Name: b.Name, Addr: b.Addr()})
+	}
 	timeout := s.Timeout
 	if r.opts.timeout > 0 {
 		timeout = r.opts.timeout
@@ -301,6 +304,29 @@ func (k control) StartBroker(ctx context.Context, i int) error {
 		return err
 	}
 	return b.Start(ctx)
+}
+
+func (k control) slave(i int) (*cluster.Node, error) {
+	if i < 0 || i >= len(k.c.Slaves) {
+		return nil, fmt.Errorf("no slave %d", i)
+	}
+	return k.c.Slaves[i], nil
+}
+
+func (k control) KillSlave(i int) error {
+	s, err := k.slave(i)
+	if err != nil {
+		return err
+	}
+	return s.Kill()
+}
+
+func (k control) StartSlave(ctx context.Context, i int) error {
+	s, err := k.slave(i)
+	if err != nil {
+		return err
+	}
+	return s.Start(ctx)
 }
 
 func (k control) KillNamesrv() error { return k.c.Namesrv.Kill() }

@@ -10,6 +10,7 @@ import (
 func TestShapeFor(t *testing.T) {
 	plain := &scenario.Scenario{Needs: scenario.Needs{Brokers: 1}}
 	pinnedNS := &scenario.Scenario{Needs: scenario.Needs{Brokers: 2, NamesrvJava: true}}
+	withSlave := &scenario.Scenario{Needs: scenario.Needs{Brokers: 1, Slave: true}}
 	for _, c := range []struct {
 		brokerImpl string
 		s          *scenario.Scenario
@@ -21,6 +22,7 @@ func TestShapeFor(t *testing.T) {
 		{"java", plain, cluster.Sputnik, cluster.Shape{Namesrv: cluster.Sputnik, Broker: cluster.Java, Brokers: 1}},
 		{"same", plain, cluster.Sputnik, cluster.Shape{Namesrv: cluster.Sputnik, Broker: cluster.Sputnik, Brokers: 1}},
 		{"same", pinnedNS, cluster.Sputnik, cluster.Shape{Namesrv: cluster.Java, Broker: cluster.Sputnik, Brokers: 2}},
+		{"java", withSlave, cluster.Sputnik, cluster.Shape{Namesrv: cluster.Sputnik, Broker: cluster.Java, Brokers: 1, Slave: true}},
 	} {
 		r := &runner{opts: &options{brokerImpl: c.brokerImpl}}
 		if got := r.shapeFor(c.s, c.impl); got != c.want {

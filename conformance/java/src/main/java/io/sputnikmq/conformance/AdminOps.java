@@ -152,6 +152,11 @@ final class AdminOps {
                 }
                 return out;
             }
+            case "fetchBrokerRuntimeStats": {
+                // args: brokerAddr; the broker's GET_BROKER_RUNTIME_INFO table
+                KVTable t = admin.fetchBrokerRuntimeStats(arg(a, 0));
+                return new TreeMap<>(t.getTable());
+            }
             case "wipeWritePermOfBroker":
                 return admin.wipeWritePermOfBroker(arg(a, 0), arg(a, 1));
             case "addWritePermOfBroker":

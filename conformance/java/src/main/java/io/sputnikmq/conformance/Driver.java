@@ -25,7 +25,8 @@ import java.nio.charset.StandardCharsets;
  * Ops: "ping"; "mqadmin" (args: the mqadmin command line; runs MQAdminStartup.main0 in this JVM
  * and returns what it printed as "out" and "err" — mqadmin reports failures only in its output);
  * "admin" (one DefaultMQAdminExt call, see {@link AdminOps}); "route" (DefaultMQProducer
- * fetchPublishMessageQueues for "topic"); "reset" (shut the cached admin clients down).
+ * fetchPublishMessageQueues for "topic"); "produce" and "consume" (a fresh DefaultMQProducer /
+ * DefaultMQPushConsumer, see {@link MessagingOps}); "reset" (shut the cached admin clients down).
  *
  * The real stdout belongs to the protocol: System.out and System.err are replaced by buffers for
  * the whole life of the process, so nothing a library prints can corrupt a response line. Library
@@ -35,6 +36,8 @@ import java.nio.charset.StandardCharsets;
 public final class Driver {
     private Driver() {
     }
+
+    private static final MessagingOps MESSAGING = new MessagingOps();
 
     /** Where everything printed outside an mqadmin call ends up (kept small, never returned). */
     private static final ByteArrayOutputStream STRAY = new ByteArrayOutputStream();
@@ -113,6 +116,17 @@ public final class Driver {
                 resp.put("ok", true);
                 resp.put("result", ops.call(req.getString("ns"), req.getString("method"),
                     toStrings(req.getJSONArray("args"))));
+                return;
+            case "produce":
+                resp.put("ok", true);
+                resp.put("result", MESSAGING.produce(req.getString("ns"), req.getString("topic"),
+                    req.getString("group"), req.getString("prefix"), req.getIntValue("count")));
+                return;
+            case "consume":
+                resp.put("ok", true);
+                resp.put("result", MESSAGING.consume(req.getString("ns"), req.getString("topic"),
+                    req.getString("group"), req.getString("prefix"), req.getIntValue("count"),
+                    req.getLongValue("timeoutMs")));
                 return;
             default:
                 throw new IllegalArgumentException("unknown op " + op);
