@@ -70,6 +70,19 @@ fuzz:
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) ./remoting/...
 
+# Java vs Sputnik name server benchmark (issue #4): lookups, memory, start time, 100k topics.
+# Markdown on stdout and in $(NSBENCH_DIR)/report.md, JSON in report.json, node logs in run/.
+# NSBENCH_FLAGS: '-rounds 3', '-pin', '-big-topics 0', '-sputnik-gomaxprocs 1', '-strict'.
+NSBENCH_DIR   ?= $(CURDIR)/.cache/nsbench
+NSBENCH_FLAGS ?=
+
+.PHONY: bench-namesrv
+bench-namesrv: build conformance-java
+	$(GO) build -o $(BIN)/nsbench-compare ./conformance/cmd/nsbench-compare
+	@rm -rf $(NSBENCH_DIR) && mkdir -p $(NSBENCH_DIR)
+	@$(BIN)/nsbench-compare -bin $(BIN) -rundir $(NSBENCH_DIR)/run -json $(NSBENCH_DIR)/report.json \
+		$(NSBENCH_FLAGS) > $(NSBENCH_DIR)/report.md; status=$$?; cat $(NSBENCH_DIR)/report.md; exit $$status
+
 clean:
 	rm -rf $(BIN)
 

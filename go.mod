@@ -3,6 +3,7 @@ module github.com/sputnikmq/sputnik
 go 1.26
 
 require (
+	github.com/apache/rocketmq-client-go/v2 v2.1.2
 	github.com/panjf2000/ants/v2 v2.12.1
 	github.com/sirupsen/logrus v1.10.2
 	github.com/stretchr/testify v1.12.1
@@ -11,7 +12,6 @@ require (
 )
 
 require (
-	github.com/apache/rocketmq-client-go/v2 v2.1.2 // indirect
 	github.com/emirpasic/gods v1.12.0 // indirect
 	github.com/golang/mock v1.3.1 // indirect
 	github.com/google/uuid v1.3.0 // indirect

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// clockTick is USER_HZ, the unit of /proc/<pid>/stat and /proc/stat times
+// (100 on every Linux architecture Go supports).
+const clockTick = 10 * time.Millisecond
+
+// memStatus is a reading of /proc/<pid>/status, in bytes.
+type memStatus struct {
+	RSS     int64 // VmRSS
+	HWM     int64 // VmHWM: the kernel's own peak of VmRSS
+	Threads int
+}
+
+func readStatus(pid int) (memStatus, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return memStatus{}, err
+	}
+	var s memStatus
+	for line := range bytes.Lines(b) {
+		key, val, ok := bytes.Cut(line, []byte(":"))
+		if !ok {
+			continue
+		}
+		f := bytes.Fields(val)
+		if len(f) == 0 {
+			continue
+		}
+		n, err := strconv.ParseInt(string(f[0]), 10, 64)
+		if err != nil {
+			continue
+		}
+		switch string(key) {
+		case "VmRSS":
+			s.RSS = n << 10 // kB
+		case "VmHWM":
+			s.HWM = n << 10
+		case "Threads":
+			s.Threads = int(n)
+		}
+	}
+	if s.RSS == 0 && s.HWM == 0 {
+		return s, fmt.Errorf("/proc/%d/status: no VmRSS", pid)
+	}
+	return s, nil
+}
+
+// processCPU is utime+stime of pid from /proc/<pid>/stat.
+func processCPU(pid int) (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	// The command name may hold spaces: fields count from the last ')'.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, fmt.Errorf("/proc/%d/stat: no ')'", pid)
+	}
+	f := bytes.Fields(b[i+1:])
+	// After ')': state(3) … utime(14) stime(15), i.e. f[11] and f[12].
+	if len(f) < 13 {
+		return 0, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(f))
+	}
+	ut, err1 := strconv.ParseInt(string(f[11]), 10, 64)
+	st, err2 := strconv.ParseInt(string(f[12]), 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, fmt.Errorf("/proc/%d/stat: bad utime/stime", pid)
+	}
+	return time.Duration(ut+st) * clockTick, nil
+}
+
+// machineCPU is the busy time of all CPUs (total minus idle, iowait and steal)
+// from /proc/stat's first line.
+func machineCPU() (time.Duration, error) {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, err
+	}
+	line, _, _ := bytes.Cut(b, []byte("\n"))
+	f := bytes.Fields(line)
+	if len(f) < 6 || string(f[0]) != "cpu" {
+		return 0, fmt.Errorf("/proc/stat: unexpected first line %q", line)
+	}
+	var busy int64
+	for i, v := range f[1:] {
+		n, err := strconv.ParseInt(string(v), 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("/proc/stat: %w", err)
+		}
+		if i == 3 || i == 4 || i >= 7 { // idle, iowait, steal; guest times are in user already
+			continue
+		}
+		busy += n
+	}
+	return time.Duration(busy) * clockTick, nil
+}
+
+// loadAvg is /proc/loadavg's three averages.
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := bytes.Fields(b)
+	if len(f) < 3 {
+		return "?"
+	}
+	return string(bytes.Join(f[:3], []byte(" ")))
+}
+
+// rssSampler reads a process's memory every interval until stopped,
+// keeping the highest VmRSS seen and the last VmHWM.
+type rssSampler struct {
+	pid  int
+	stop chan struct{}
+	done chan struct{}
+
+	mu      sync.Mutex
+	peak    int64 // Lock should be held
+	last    memStatus
+	samples int
+}
+
+func startSampler(pid int, every time.Duration) *rssSampler {
+	s := &rssSampler{pid: pid, stop: make(chan struct{}), done: make(chan struct{})}
+	s.sample()
+	go func() {
+		defer close(s.done)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-s.stop:
+				return
+			case <-t.C:
+				s.sample()
+			}
+		}
+	}()
+	return s
+}
+
+func (s *rssSampler) sample() {
+	m, err := readStatus(s.pid)
+	if err != nil {
+		return // the process is gone
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.peak = max(s.peak, m.RSS)
+	s.last = m
+	s.samples++
+}
+
+// memory is what the sampler saw so far, with a fresh reading.
+type memory struct {
+	PeakRSS int64 `json:"peakRSSBytes"` // highest sampled VmRSS
+	HWM     int64 `json:"vmHWMBytes"`   // the kernel's peak, at the last reading
+	RSS     int64 `json:"rssBytes"`     // at the last reading
+	Threads int   `json:"threads"`
+	Samples int   `json:"samples"`
+}
+
+func (s *rssSampler) read() memory {
+	s.sample()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return memory{PeakRSS: s.peak, HWM: s.last.HWM, RSS: s.last.RSS, Threads: s.last.Threads, Samples: s.samples}
+}
+
+// close stops sampling and returns the final reading.
+func (s *rssSampler) close() memory {
+	m := s.read()
+	close(s.stop)
+	<-s.done
+	return m
+}
