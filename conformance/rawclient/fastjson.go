@@ -2,76 +2,35 @@ package rawclient
 
 import (
 	"encoding/json"
-	"strings"
+	"fmt"
+
+	"github.com/sputnikmq/sputnik/compat/fastjson"
 )
 
-// NormalizeFastJSON turns fastjson output that encoding/json rejects into
-// standard JSON: bare object keys (fastjson writes non-string map keys
-// unquoted, e.g. {"brokerAddrs":{0:"127.0.0.1:10911"}}) get quoted, and
-// single-quoted strings become double-quoted. Everything else, including the
-// contents of strings, passes through.
-func NormalizeFastJSON(in []byte) []byte {
-	out := make([]byte, 0, len(in)+16)
-	var stack []byte // open brackets
-	expectKey := false
-	for i := 0; i < len(in); i++ {
-		ch := in[i]
-		switch {
-		case ch == '"' || ch == '\'':
-			j := i + 1
-			for j < len(in) && in[j] != ch {
-				if in[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			if j >= len(in) {
-				j = len(in) - 1
-			}
-			if ch == '\'' {
-				out = append(out, '"')
-				out = append(out, strings.ReplaceAll(string(in[i+1:j]), `"`, `\"`)...)
-				out = append(out, '"')
-			} else {
-				out = append(out, in[i:j+1]...)
-			}
-			i = j
-			expectKey = false
-		case ch == '{' || ch == '[':
-			stack = append(stack, ch)
-			out = append(out, ch)
-			expectKey = ch == '{'
-		case ch == '}' || ch == ']':
-			if len(stack) > 0 {
-				stack = stack[:len(stack)-1]
-			}
-			out = append(out, ch)
-			expectKey = false
-		case ch == ',':
-			out = append(out, ch)
-			expectKey = len(stack) > 0 && stack[len(stack)-1] == '{'
-		case expectKey && !isSpace(ch):
-			j := i
-			for j < len(in) && in[j] != ':' && !isSpace(in[j]) && in[j] != '}' && in[j] != ',' {
-				j++
-			}
-			out = append(out, '"')
-			out = append(out, in[i:j]...)
-			out = append(out, '"')
-			i = j - 1
-			expectKey = false
-		default:
-			out = append(out, ch)
-		}
+// UnmarshalFastJSON decodes a fastjson body (non-string map keys written
+// unquoted, e.g. {"brokerAddrs":{0:"127.0.0.1:10911"}}) into v: the
+// project's fastjson reader parses it, its standard mode rewrites it as
+// plain JSON, and encoding/json fills v.
+func UnmarshalFastJSON(data []byte, v any) error {
+	std, err := StandardJSON(data)
+	if err != nil {
+		return err
 	}
-	return out
+	return json.Unmarshal(std, v)
 }
 
-func isSpace(ch byte) bool { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' }
-
-// UnmarshalFastJSON normalizes data and decodes it into v.
-func UnmarshalFastJSON(data []byte, v any) error {
-	return json.Unmarshal(NormalizeFastJSON(data), v)
+// StandardJSON rewrites a fastjson body as standard JSON (keys quoted).
+func StandardJSON(data []byte) ([]byte, error) {
+	parsed, err := fastjson.Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("rawclient: fastjson body: %w", err)
+	}
+	w := fastjson.NewWriter(fastjson.Standard)
+	w.Value(parsed)
+	if err := w.Err(); err != nil {
+		return nil, err
+	}
+	return w.Bytes(), nil
 }
 
 // ClusterInfo is the body of GET_BROKER_CLUSTER_INFO (106).

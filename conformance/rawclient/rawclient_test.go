@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"net"
+	"reflect"
 	"testing"
 	"time"
 
 	"github.com/sputnikmq/sputnik/remoting/wire"
 )
 
-func TestNormalizeFastJSON(t *testing.T) {
+func TestStandardJSON(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{`{"brokerAddrs":{0:"127.0.0.1:10911",1:"x"}}`, `{"brokerAddrs":{"0":"127.0.0.1:10911","1":"x"}}`},
 		{`{"a":[1,2,{3:"b,c:{4:d}"}]}`, `{"a":[1,2,{"3":"b,c:{4:d}"}]}`},
@@ -19,12 +20,22 @@ func TestNormalizeFastJSON(t *testing.T) {
 		{`{"s":"quote \" {5:6}"}`, `{"s":"quote \" {5:6}"}`},
 		{`[]`, `[]`},
 	} {
-		got := string(NormalizeFastJSON([]byte(c.in)))
-		if got != c.want {
-			t.Errorf("NormalizeFastJSON(%s) = %s, want %s", c.in, got, c.want)
+		got, err := StandardJSON([]byte(c.in))
+		if err != nil {
+			t.Fatalf("StandardJSON(%s): %v", c.in, err)
 		}
-		if !json.Valid([]byte(got)) {
+		if !json.Valid(got) {
 			t.Errorf("not valid JSON: %s", got)
+		}
+		var gotV, wantV any
+		if err := json.Unmarshal(got, &gotV); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal([]byte(c.want), &wantV); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(gotV, wantV) {
+			t.Errorf("StandardJSON(%s) = %s, want %s", c.in, got, c.want)
 		}
 	}
 }

@@ -161,25 +161,6 @@ func parseFlags() (*options, error) {
 	return &o, nil
 }
 
-// repoRoot walks up from the working directory to the module root.
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-		if err == nil && strings.Contains(string(b), "module github.com/sputnikmq/sputnik\n") {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("not inside the sputnik repository (no go.mod of github.com/sputnikmq/sputnik above %s)", dir)
-		}
-		dir = parent
-	}
-}
-
 // clientGoVersion is the client-go module version built into this binary.
 func clientGoVersion() string {
 	bi, ok := debug.ReadBuildInfo()

@@ -25,7 +25,7 @@ type runner struct {
 }
 
 func newRunner(ctx context.Context, o *options) (*runner, error) {
-	root, err := repoRoot()
+	root, err := cluster.RepoRoot()
 	if err != nil {
 		return nil, err
 	}

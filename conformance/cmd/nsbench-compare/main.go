@@ -39,7 +39,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -196,7 +195,7 @@ func newLauncher(bin, classpath, heap, runDir string, impls []cluster.Impl) (*cl
 	var root string
 	if bin == "" || needJava && classpath == "" {
 		var err error
-		if root, err = repoRoot(); err != nil {
+		if root, err = cluster.RepoRoot(); err != nil {
 			return nil, err
 		}
 	}
@@ -249,25 +248,6 @@ func javaClasspath(path string) (string, error) {
 		return "", err
 	}
 	return strings.TrimSpace(string(b)), nil
-}
-
-// repoRoot walks up from the working directory to the module root.
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-		if err == nil && strings.Contains(string(b), "module github.com/sputnikmq/sputnik\n") {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("not inside the sputnik repository (use -bin and -java-classpath)")
-		}
-		dir = parent
-	}
 }
 
 // runAll runs the lookup benchmark, then the big registrations, for every
