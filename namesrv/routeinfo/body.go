@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/sputnikmq/sputnik/compat/fastjson"
@@ -188,6 +189,51 @@ func (b *chmBuilder) ordered() []TopicConfig {
 		out = append(out, b.vals[i])
 	}
 	return out
+}
+
+// AppendCompressed writes b as RegisterBrokerBody.encode(true) does, at
+// the given zlib level (Java uses BEST_COMPRESSION): a deflated stream of
+// int32-length-prefixed parts — the data version JSON, the topic count,
+// each TopicConfig.encode() text ("<name> <read> <write> <perm> <filter>"),
+// the filter server list JSON. decodeCompressed reads the same layout.
+func (b *RegisterBody) AppendCompressed(dst []byte, level int) ([]byte, error) {
+	raw := make([]byte, 0, 64+len(b.Topics.Topics)*48)
+	put := func(s []byte) {
+		raw = binary.BigEndian.AppendUint32(raw, uint32(len(s)))
+		raw = append(raw, s...)
+	}
+	put(b.Topics.DataVersion.AppendJSON(nil))
+	raw = binary.BigEndian.AppendUint32(raw, uint32(len(b.Topics.Topics)))
+	for _, tc := range b.Topics.Topics {
+		put(appendTopicConfigText(nil, tc))
+	}
+	tl := TopicList{Topics: b.FilterServers}
+	fs := tl.AppendJSON(nil)
+	put(fs[len(`{"topicList":`) : len(fs)-1])
+	out := bytes.NewBuffer(dst)
+	zw, err := zlib.NewWriterLevel(out, level)
+	if err != nil {
+		return dst, err
+	}
+	if _, err := zw.Write(raw); err != nil {
+		return dst, err
+	}
+	if err := zw.Close(); err != nil {
+		return dst, err
+	}
+	return out.Bytes(), nil
+}
+
+// appendTopicConfigText is TopicConfig.encode(), the inverse of
+// decodeTopicConfigText.
+func appendTopicConfigText(dst []byte, tc TopicConfig) []byte {
+	dst = append(dst, tc.TopicName...)
+	for _, n := range []int32{tc.ReadQueueNums, tc.WriteQueueNums, tc.Perm} {
+		dst = append(dst, ' ')
+		dst = strconv.AppendInt(dst, int64(n), 10)
+	}
+	dst = append(dst, ' ')
+	return append(dst, tc.TopicFilterType...)
 }
 
 // decodeCompressed decodes RegisterBrokerBody's compressed form.

@@ -3,11 +3,9 @@ package routeinfo
 import (
 	"bytes"
 	"compress/zlib"
-	"encoding/binary"
 	"encoding/hex"
 	"os"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -70,29 +68,11 @@ func FuzzDecodeRegisterBody(f *testing.F) {
 func encodeCompressed(t *testing.T, rb *RegisterBody) []byte { return encodeCompressedB(t, rb) }
 
 func encodeCompressedB(t testing.TB, rb *RegisterBody) []byte {
-	var raw bytes.Buffer
-	put := func(s string) {
-		_ = binary.Write(&raw, binary.BigEndian, int32(len(s)))
-		raw.WriteString(s)
-	}
-	put(string(rb.Topics.DataVersion.AppendJSON(nil)))
-	_ = binary.Write(&raw, binary.BigEndian, int32(len(rb.Topics.Topics)))
-	for _, tc := range rb.Topics.Topics {
-		put(tc.TopicName + " " + strconv.Itoa(int(tc.ReadQueueNums)) + " " + strconv.Itoa(int(tc.WriteQueueNums)) +
-			" " + strconv.Itoa(int(tc.Perm)) + " " + tc.TopicFilterType)
-	}
-	tl := TopicList{Topics: rb.FilterServers}
-	fs := tl.AppendJSON(nil)
-	put(string(fs[len(`{"topicList":`) : len(fs)-1]))
-	var out bytes.Buffer
-	w := zlib.NewWriter(&out)
-	if _, err := w.Write(raw.Bytes()); err != nil {
+	out, err := rb.AppendCompressed(nil, zlib.DefaultCompression)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return out.Bytes()
+	return out
 }
 
 // FuzzDecodeTopicRouteData: a decodable route re-encodes to a fixed point.

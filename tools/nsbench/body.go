@@ -1,11 +1,11 @@
 package nsbench
 
 import (
-	"bytes"
 	"compress/zlib"
-	"encoding/binary"
 	"strconv"
 	"strings"
+
+	"github.com/sputnikmq/sputnik/namesrv/routeinfo"
 )
 
 // TopicName is the name of topic i: BenchTopic<i>, padded with 'x' to
@@ -29,12 +29,12 @@ func TopicName(i, nameLen int) string {
 //	 "topicFilterType":"SINGLE_TAG","topicName":"<topic>","topicSysFlag":0,
 //	 "writeQueueNums":8},…}}}
 //
-// The compressed form is RegisterBrokerBody.encode(true): a zlib stream of
-// int32-length-prefixed texts (see namesrv/routeinfo/body.go).
+// The compressed form is RegisterBrokerBody.encode(true), written by
+// namesrv/routeinfo, which owns that layout.
 func RegisterBody(o Options, ts int64) ([]byte, error) {
 	version := `{"counter":1,"timestamp":` + strconv.FormatInt(ts, 10) + `}`
 	if o.Compressed {
-		return compressedBody(o, version)
+		return compressedBody(o, ts)
 	}
 	b := make([]byte, 0, 128+o.Topics*(140+2*max(o.TopicNameLen, 16)))
 	b = append(b, `{"filterServerList":[],"topicConfigSerializeWrapper":{"dataVersion":`...)
@@ -59,32 +59,19 @@ func RegisterBody(o Options, ts int64) ([]byte, error) {
 	return append(b, `}}}`...), nil
 }
 
-// compressedBody writes, deflated: the data version, the topic count, each
-// TopicConfig.encode() ("<topic> <read> <write> <perm> SINGLE_TAG") and the
-// filter server list.
-func compressedBody(o Options, version string) ([]byte, error) {
-	raw := make([]byte, 0, 64+o.Topics*(40+max(o.TopicNameLen, 16)))
-	put := func(s string) {
-		raw = binary.BigEndian.AppendUint32(raw, uint32(len(s)))
-		raw = append(raw, s...)
+// compressedBody is the same body in RegisterBrokerBody.encode(true)
+// form, written by the name server's own encoder of that layout.
+func compressedBody(o Options, ts int64) ([]byte, error) {
+	rb := routeinfo.RegisterBody{
+		Topics:        routeinfo.TopicConfigWrapper{DataVersion: routeinfo.DataVersion{Timestamp: ts, Counter: 1}},
+		FilterServers: []string{},
 	}
-	put(version)
-	raw = binary.BigEndian.AppendUint32(raw, uint32(o.Topics))
-	q := strconv.Itoa(o.Queues)
+	q := int32(o.Queues)
 	for t := range o.Topics {
-		put(TopicName(t, o.TopicNameLen) + " " + q + " " + q + " 6 SINGLE_TAG")
+		rb.Topics.Topics = append(rb.Topics.Topics, routeinfo.TopicConfig{
+			TopicName: TopicName(t, o.TopicNameLen), ReadQueueNums: q, WriteQueueNums: q,
+			Perm: 6, TopicFilterType: "SINGLE_TAG",
+		})
 	}
-	put("[]")
-	var out bytes.Buffer
-	zw, err := zlib.NewWriterLevel(&out, zlib.BestCompression)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := zw.Write(raw); err != nil {
-		return nil, err
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return out.Bytes(), nil
+	return rb.AppendCompressed(nil, zlib.BestCompression)
 }
