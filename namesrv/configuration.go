@@ -8,8 +8,8 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/sputnikmq/sputnik/compat/javaprops"
-	"github.com/sputnikmq/sputnik/namesrv/internal/atomicfile"
-	"github.com/sputnikmq/sputnik/namesrv/internal/jhash"
+	"github.com/sputnikmq/sputnik/compat/atomicfile"
+	"github.com/sputnikmq/sputnik/compat/javalang/jhash"
 )
 
 // configuration holds the live NamesrvConfig and NettyServerConfig and the

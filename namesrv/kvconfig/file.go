@@ -9,7 +9,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/sputnikmq/sputnik/compat/fastjson"
-	"github.com/sputnikmq/sputnik/namesrv/internal/atomicfile"
+	"github.com/sputnikmq/sputnik/compat/atomicfile"
 )
 
 // kvConfig.json, as KVConfigManager.persist writes it through

@@ -15,7 +15,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/sputnikmq/sputnik/compat/fastjson"
-	"github.com/sputnikmq/sputnik/namesrv/internal/jhash"
+	"github.com/sputnikmq/sputnik/compat/javalang/jhash"
 )
 
 // NamespaceOrderTopicConfig is the namespace of order-topic layouts

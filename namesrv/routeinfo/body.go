@@ -13,7 +13,7 @@ import (
 
 	"github.com/sputnikmq/sputnik/compat/fastjson"
 	"github.com/sputnikmq/sputnik/compat/javaprops"
-	"github.com/sputnikmq/sputnik/namesrv/internal/jhash"
+	"github.com/sputnikmq/sputnik/compat/javalang/jhash"
 )
 
 // Decoders of the REGISTER_BROKER body in its three forms.

@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"github.com/sputnikmq/sputnik/compat/fastjson"
-	"github.com/sputnikmq/sputnik/namesrv/internal/jhash"
+	"github.com/sputnikmq/sputnik/compat/javalang/jhash"
 )
 
 // JSON bodies, written byte for byte as fastjson 1.2.69 writes the Java

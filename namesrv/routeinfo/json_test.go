@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sputnikmq/sputnik/namesrv/internal/jhash"
+	"github.com/sputnikmq/sputnik/compat/javalang/jhash"
 )
 
 // testdata/java_fastjson_bodies.txt holds what fastjson 1.2.69 writes for

@@ -1,6 +1,6 @@
 package routeinfo
 
-import "github.com/sputnikmq/sputnik/namesrv/internal/jhash"
+import "github.com/sputnikmq/sputnik/compat/javalang/jhash"
 
 // Broker liveness: a broker stays registered while it re-registers within
 // BrokerExpiry, and is dropped at once when its connection closes.

@@ -1,6 +1,6 @@
 package routeinfo
 
-import "github.com/sputnikmq/sputnik/namesrv/internal/jhash"
+import "github.com/sputnikmq/sputnik/compat/javalang/jhash"
 
 // Read-side queries and the admin operations on topics.
 // Java 4.9.8 mirror: RouteInfoManager.pickupTopicRouteData, getAllClusterInfo,

@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"github.com/sputnikmq/sputnik/compat/fastjson"
-	"github.com/sputnikmq/sputnik/namesrv/internal/jhash"
+	"github.com/sputnikmq/sputnik/compat/javalang/jhash"
 )
 
 // DecodeTopicRouteData parses a GET_ROUTEINFO_BY_TOPIC body in either form

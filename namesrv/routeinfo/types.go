@@ -3,7 +3,7 @@ package routeinfo
 import (
 	"strconv"
 
-	"github.com/sputnikmq/sputnik/namesrv/internal/jhash"
+	"github.com/sputnikmq/sputnik/compat/javalang/jhash"
 )
 
 // Permission bits of a topic (Java PermName).

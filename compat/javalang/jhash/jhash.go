@@ -1,6 +1,7 @@
 // Package jhash reproduces the iteration order of Java's java.util.HashMap,
 // HashSet and ConcurrentHashMap (JDK 8–17), so that the name server lists
-// topics, brokers and clusters in the order a Java 4.9.8 name server does.
+// topics, brokers and clusters (and the broker its config tables) in the
+// order a Java 4.9.8 server does; String is also the tag and index hash.
 //
 // fastjson serialises a HashMap or HashSet in its iteration order, so every
 // JSON body the Java name server writes from one (ClusterInfo, TopicList,
