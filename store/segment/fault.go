@@ -1,0 +1,55 @@
+package segment
+
+import (
+	"errors"
+	"io/fs"
+	"sync/atomic"
+	"syscall"
+)
+
+// FaultFS wraps an FS and fails chosen operations on demand: the seam the
+// crash and disk-full tests use. The zero value of each switch means "no
+// fault"; switches may be flipped while the store runs.
+type FaultFS struct {
+	FS
+	// FailSync makes every Sync return ErrInjectedSync.
+	FailSync atomic.Bool
+	// FailAllocate makes space reservation for new segments fail with
+	// ENOSPC, as a full disk does.
+	FailAllocate atomic.Bool
+}
+
+// ErrInjectedSync is the error a FaultFS returns from a failed Sync.
+var ErrInjectedSync = errors.New("segment: injected fsync failure")
+
+// OpenFile opens name through the wrapped FS and attaches the switches.
+func (f *FaultFS) OpenFile(name string, flag int, perm fs.FileMode) (File, error) {
+	file, err := f.FS.OpenFile(name, flag, perm)
+	if err != nil {
+		return nil, err
+	}
+	return &faultFile{File: file, fs: f}, nil
+}
+
+type faultFile struct {
+	File
+	fs *FaultFS
+}
+
+func (f *faultFile) Sync() error {
+	if f.fs.FailSync.Load() {
+		return ErrInjectedSync
+	}
+	return f.File.Sync()
+}
+
+// allocate is consulted by reserve before a new segment takes disk space.
+func (f *faultFile) allocate() error {
+	if f.fs.FailAllocate.Load() {
+		return syscall.ENOSPC
+	}
+	return nil
+}
+
+// allocator is implemented by files that can refuse space (FaultFS).
+type allocator interface{ allocate() error }

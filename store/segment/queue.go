@@ -1,0 +1,329 @@
+package segment
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Queue is the ordered run of segments one directory holds (Java
+// MappedFileQueue): the commit log, or one consume queue.
+//
+// The segment list is copy-on-write: readers take a snapshot without
+// locking; appenders and cleaners replace it under mu.
+type Queue struct {
+	fsys FS
+	dir  string
+	size int64
+
+	mu   sync.Mutex // serialises changes of segs
+	segs atomic.Pointer[[]*Segment]
+
+	flushedWhere atomic.Int64 // store offset flushed so far (Java flushedWhere)
+	stamp        atomic.Int64 // store time of the last full flush
+}
+
+// OpenQueue loads every segment file in dir (which may not exist yet).
+// Like Java's MappedFileQueue.load it fails when a file is not exactly size
+// bytes; it also refuses names that are not offsets and gaps between files.
+// Every segment starts out full; recovery moves the last positions back.
+func OpenQueue(fsys FS, dir string, size int64) (*Queue, error) {
+	q := &Queue{fsys: fsys, dir: dir, size: size}
+	q.segs.Store(&[]*Segment{})
+	entries, err := fsys.ReadDir(dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("segment: list %s: %w", dir, err)
+	}
+	var segs []*Segment
+	for _, name := range segmentNames(entries) {
+		s, err := Open(fsys, dir+"/"+name, size)
+		if err == nil && len(segs) > 0 && s.base != segs[len(segs)-1].End() {
+			s.Close()
+			err = fmt.Errorf("%w: %s follows %s", ErrGap, name, FileName(segs[len(segs)-1].base))
+		}
+		if err != nil {
+			closeAll(segs)
+			return nil, err
+		}
+		segs = append(segs, s)
+	}
+	q.segs.Store(&segs)
+	return q, nil
+}
+
+// segmentNames lists the regular files of a directory in name order, as
+// Java sorts them; directories and dot files are skipped.
+func segmentNames(entries []fs.DirEntry) []string {
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() || len(e.Name()) == 0 || e.Name()[0] == '.' {
+			continue
+		}
+		names = append(names, e.Name())
+	}
+	sort.Strings(names)
+	return names
+}
+
+func closeAll(segs []*Segment) {
+	for _, s := range segs {
+		s.Close()
+	}
+}
+
+// Dir is the queue's directory.
+func (q *Queue) Dir() string { return q.dir }
+
+// SegmentSize is the fixed size of every segment.
+func (q *Queue) SegmentSize() int64 { return q.size }
+
+// Segments is a snapshot of the segments in offset order.
+func (q *Queue) Segments() []*Segment { return *q.segs.Load() }
+
+// First is the oldest segment, or nil.
+func (q *Queue) First() *Segment {
+	segs := q.Segments()
+	if len(segs) == 0 {
+		return nil
+	}
+	return segs[0]
+}
+
+// Last is the newest segment, or nil.
+func (q *Queue) Last() *Segment {
+	segs := q.Segments()
+	if len(segs) == 0 {
+		return nil
+	}
+	return segs[len(segs)-1]
+}
+
+// MinOffset is the first store offset still held (Java getMinOffset), or
+// -1 when the queue is empty.
+func (q *Queue) MinOffset() int64 {
+	if s := q.First(); s != nil {
+		return s.base
+	}
+	return -1
+}
+
+// MaxOffset is the store offset just past the written data (Java
+// getMaxOffset), 0 when empty.
+func (q *Queue) MaxOffset() int64 {
+	if s := q.Last(); s != nil {
+		return s.base + s.Wrote()
+	}
+	return 0
+}
+
+// Find returns the segment holding store offset off, or nil.
+func (q *Queue) Find(off int64) *Segment {
+	segs := q.Segments()
+	if len(segs) == 0 || off < segs[0].base {
+		return nil
+	}
+	i := int((off - segs[0].base) / q.size)
+	if i < len(segs) && segs[i].base <= off && off < segs[i].End() {
+		return segs[i]
+	}
+	// Not contiguous (should not happen once loaded): search.
+	i = sort.Search(len(segs), func(i int) bool { return segs[i].End() > off })
+	if i < len(segs) && segs[i].base <= off {
+		return segs[i]
+	}
+	return nil
+}
+
+// LastForAppend returns the newest segment if it has room, or creates the
+// next one: right after the last, or, in an empty queue, the one holding
+// startOffset (Java getLastMappedFile(startOffset, true)).
+func (q *Queue) LastForAppend(startOffset int64) (*Segment, error) {
+	if s := q.Last(); s != nil && !s.Full() {
+		return s, nil
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	segs := q.Segments()
+	base := startOffset - startOffset%q.size
+	if n := len(segs); n > 0 {
+		if !segs[n-1].Full() {
+			return segs[n-1], nil
+		}
+		base = segs[n-1].End()
+	}
+	s, err := Create(q.fsys, q.dir, base, q.size)
+	if err != nil {
+		return nil, err
+	}
+	next := append(slices.Clip(segs), s)
+	q.segs.Store(&next)
+	return s, nil
+}
+
+// View is a reference-counted window of written bytes in one segment.
+type View struct {
+	B   []byte
+	seg *Segment
+}
+
+// Release gives the view's reference back; B must not be used afterwards.
+func (v *View) Release() {
+	if v.seg != nil {
+		v.seg.Release()
+		v.seg = nil
+		v.B = nil
+	}
+}
+
+// Read returns n written bytes at store offset off, which must lie inside
+// one segment, holding a reference until the view is released.
+func (q *Queue) Read(off int64, n int) (View, error) {
+	s := q.Find(off)
+	if s == nil || !s.Acquire() {
+		return View{}, fmt.Errorf("%w: offset %d not held in %s", ErrRange, off, q.dir)
+	}
+	b, err := s.Bytes(off-s.base, int64(n))
+	if err != nil {
+		s.Release()
+		return View{}, err
+	}
+	return View{B: b, seg: s}, nil
+}
+
+// ReadFrom returns everything written from store offset off to the end of
+// its segment (Java selectMappedBuffer(pos)), holding a reference.
+func (q *Queue) ReadFrom(off int64) (View, error) {
+	s := q.Find(off)
+	if s == nil {
+		return View{}, fmt.Errorf("%w: offset %d not held in %s", ErrRange, off, q.dir)
+	}
+	return q.Read(off, int(s.Wrote()-(off-s.base)))
+}
+
+// FlushedWhere is the store offset flushed so far.
+func (q *Queue) FlushedWhere() int64 { return q.flushedWhere.Load() }
+
+// SetFlushedWhere sets the flushed offset after recovery.
+func (q *Queue) SetFlushedWhere(off int64) { q.flushedWhere.Store(off) }
+
+// FlushTimestamp is the store time of the data covered by the last flush
+// that was asked to flush everything (leastPages 0), as Java keeps it for
+// the checkpoint.
+func (q *Queue) FlushTimestamp() int64 { return q.stamp.Load() }
+
+// Flush flushes the segment at the flushed offset (Java flush): one
+// segment per call, so a caller loops while it reports progress.
+func (q *Queue) Flush(leastPages int) (progressed bool, err error) {
+	where := q.flushedWhere.Load()
+	s := q.Find(where)
+	if s == nil && where == 0 {
+		s = q.First()
+	}
+	if s == nil {
+		return false, nil
+	}
+	stamp := s.StoreTimestamp()
+	pos, err := s.Flush(leastPages)
+	next := s.base + pos
+	q.flushedWhere.Store(next)
+	if leastPages == 0 && err == nil {
+		q.stamp.Store(stamp)
+	}
+	return next != where, err
+}
+
+// FlushAll flushes until everything written is durable.
+func (q *Queue) FlushAll() error {
+	for {
+		progressed, err := q.Flush(0)
+		if err != nil || !progressed {
+			return err
+		}
+	}
+}
+
+// TruncateDirty cuts the queue back to store offset off (Java
+// truncateDirtyFiles): the segment holding off keeps its head, later
+// segments are removed.
+func (q *Queue) TruncateDirty(off int64) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	var keep []*Segment
+	var errs []error
+	for _, s := range q.Segments() {
+		switch {
+		case s.End() <= off:
+			keep = append(keep, s)
+		case s.base <= off:
+			s.SetWrote(off - s.base)
+			keep = append(keep, s)
+		default:
+			errs = append(errs, s.Destroy(q.fsys))
+		}
+	}
+	q.segs.Store(&keep)
+	if q.flushedWhere.Load() > off {
+		q.flushedWhere.Store(off)
+	}
+	return errors.Join(errs...)
+}
+
+// DeleteFirst removes the oldest segments for which expired returns true,
+// stopping at the first that is not and never touching the newest one
+// (Java deleteExpiredFileByTime/ByOffset keep the last file). At most max
+// segments go (0 = no limit). It returns how many were removed.
+func (q *Queue) DeleteFirst(max int, expired func(*Segment) bool) (int, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	segs := q.Segments()
+	n := 0
+	for n < len(segs)-1 && (max == 0 || n < max) && expired(segs[n]) {
+		n++
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	var errs []error
+	for _, s := range segs[:n] {
+		errs = append(errs, s.Destroy(q.fsys))
+	}
+	rest := slices.Clone(segs[n:])
+	q.segs.Store(&rest)
+	return n, errors.Join(errs...)
+}
+
+// ExpiredBefore is a DeleteFirst predicate: the segment was last modified
+// before t.
+func ExpiredBefore(t time.Time) func(*Segment) bool {
+	return func(s *Segment) bool {
+		mt, err := s.ModTime()
+		return err == nil && mt.Before(t)
+	}
+}
+
+// Destroy removes every segment and the queue's files.
+func (q *Queue) Destroy() error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	var errs []error
+	for _, s := range q.Segments() {
+		errs = append(errs, s.Destroy(q.fsys))
+	}
+	q.segs.Store(&[]*Segment{})
+	q.flushedWhere.Store(0)
+	return errors.Join(errs...)
+}
+
+// Close unmaps every segment (after its readers release) and keeps the
+// files.
+func (q *Queue) Close() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	closeAll(q.Segments())
+	q.segs.Store(&[]*Segment{})
+}

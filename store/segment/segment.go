@@ -1,0 +1,352 @@
+// Package segment provides the fixed-size, memory-mapped files the commit
+// log, the consume queues and the index are made of, and the ordered
+// queue of them that one directory holds. It mirrors Java 4.9.8's
+// MappedFile and MappedFileQueue.
+//
+// A segment is named by the 20-digit, zero-padded store offset of its
+// first byte (UtilAll.offset2FileName) and is exactly the configured size
+// on disk; a file of any other size refuses to load, as in Java.
+//
+// Writes copy into the shared mapping (like Java's mapped-buffer appends)
+// and Flush makes them durable with fsync. Unlike Java, which only sets the
+// file length and leaves it sparse, a new segment reserves its disk blocks
+// when it is created: a full disk then shows up as a clean error from
+// Create instead of a SIGBUS in the middle of an append. A failed fsync is
+// sticky: the segment refuses further appends (see Err).
+//
+// Readers take a reference (Acquire, or View from Queue.Read) and release
+// it when done; Destroy unmaps and removes the file once the last reference
+// is gone, so a pull response may point straight into the mapping.
+package segment
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// PageSize is Java's MappedFile.OS_PAGE_SIZE, the unit of the
+// "flush at least N pages" settings.
+const PageSize = 4096
+
+// NameDigits is the width of a segment file name (UtilAll.offset2FileName).
+const NameDigits = 20
+
+// Errors of this package.
+var (
+	// ErrSize: a file on disk is not the configured segment size.
+	ErrSize = errors.New("segment: file size differs from the configured size")
+	// ErrName: a file name is not a 20-digit offset.
+	ErrName = errors.New("segment: file name is not a 20-digit offset")
+	// ErrGap: consecutive files are not exactly one segment size apart.
+	ErrGap = errors.New("segment: files are not contiguous")
+	// ErrFull: an append does not fit in what is left of the segment.
+	ErrFull = errors.New("segment: not enough room")
+	// ErrClosed: the segment was destroyed or closed.
+	ErrClosed = errors.New("segment: closed")
+	// ErrRange: a read or write lies outside the written part.
+	ErrRange = errors.New("segment: offset out of range")
+)
+
+// FileName is the name of the segment whose first byte is at offset.
+func FileName(offset int64) string {
+	return fmt.Sprintf("%020d", offset)
+}
+
+// ParseName returns the offset a segment file name stands for.
+func ParseName(name string) (int64, error) {
+	if len(name) != NameDigits {
+		return 0, fmt.Errorf("%w: %q", ErrName, name)
+	}
+	v, err := strconv.ParseInt(name, 10, 64)
+	if err != nil || v < 0 {
+		return 0, fmt.Errorf("%w: %q", ErrName, name)
+	}
+	return v, nil
+}
+
+// Segment is one mapped file.
+type Segment struct {
+	path string
+	base int64 // store offset of byte 0 (Java fileFromOffset)
+	size int64
+	f    File
+	data []byte // the shared mapping, len == size
+
+	wrote   atomic.Int64 // bytes written (Java wrotePosition)
+	flushed atomic.Int64 // bytes known durable (Java flushedPosition)
+	// stamp is the store timestamp of the newest data appended (Java
+	// MappedFile.storeTimestamp), for the checkpoint.
+	stamp atomic.Int64
+
+	flushMu sync.Mutex // one fsync at a time
+	errMu   sync.Mutex
+	err     error // sticky write/fsync error
+
+	refs      atomic.Int64 // 1 for the owner plus one per reader
+	destroyed atomic.Bool
+	cleanup   sync.Once
+}
+
+// Create makes a new segment file of size bytes in dir for offset base,
+// reserving its disk space.
+func Create(fsys FS, dir string, base, size int64) (*Segment, error) {
+	path := filepath.Join(dir, FileName(base))
+	if err := fsys.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("segment: create %s: %w", path, err)
+	}
+	f, err := fsys.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("segment: create %s: %w", path, err)
+	}
+	if err := reserve(f, size); err != nil {
+		_ = f.Close()
+		_ = fsys.Remove(path)
+		return nil, fmt.Errorf("segment: reserve %d bytes for %s: %w", size, path, err)
+	}
+	s, err := mapFile(f, path, base, size)
+	if err != nil {
+		_ = fsys.Remove(path)
+		return nil, err
+	}
+	return s, nil
+}
+
+// Open maps an existing segment file, which must be exactly size bytes.
+// Its write and flush positions start at the end, as Java's load does;
+// recovery moves them back with SetWrote.
+func Open(fsys FS, path string, size int64) (*Segment, error) {
+	base, err := ParseName(filepath.Base(path))
+	if err != nil {
+		return nil, err
+	}
+	f, err := fsys.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return nil, fmt.Errorf("segment: open %s: %w", path, err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("segment: stat %s: %w", path, err)
+	}
+	if st.Size() != size {
+		_ = f.Close()
+		return nil, fmt.Errorf("%w: %s is %d bytes, want %d", ErrSize, path, st.Size(), size)
+	}
+	s, err := mapFile(f, path, base, size)
+	if err != nil {
+		return nil, err
+	}
+	s.wrote.Store(size)
+	s.flushed.Store(size)
+	return s, nil
+}
+
+func mapFile(f File, path string, base, size int64) (*Segment, error) {
+	data, err := mmap(f, size)
+	if err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("segment: map %s: %w", path, err)
+	}
+	s := &Segment{path: path, base: base, size: size, f: f, data: data}
+	s.refs.Store(1)
+	return s, nil
+}
+
+// Path is the segment's file path.
+func (s *Segment) Path() string { return s.path }
+
+// Base is the store offset of the segment's first byte.
+func (s *Segment) Base() int64 { return s.base }
+
+// Size is the segment's fixed size.
+func (s *Segment) Size() int64 { return s.size }
+
+// End is the store offset just past the segment.
+func (s *Segment) End() int64 { return s.base + s.size }
+
+// Wrote is the number of bytes written.
+func (s *Segment) Wrote() int64 { return s.wrote.Load() }
+
+// Flushed is the number of bytes known to be durable.
+func (s *Segment) Flushed() int64 { return s.flushed.Load() }
+
+// Remaining is the room left for appends.
+func (s *Segment) Remaining() int64 { return s.size - s.wrote.Load() }
+
+// Full reports whether no room is left.
+func (s *Segment) Full() bool { return s.wrote.Load() == s.size }
+
+// StoreTimestamp is the store time of the newest data appended.
+func (s *Segment) StoreTimestamp() int64 { return s.stamp.Load() }
+
+// SetStoreTimestamp records the store time of data just appended.
+func (s *Segment) SetStoreTimestamp(ms int64) { s.stamp.Store(ms) }
+
+// SetWrote moves the write and flush positions to n, for recovery and
+// truncation (Java truncateDirtyFiles sets all three positions).
+func (s *Segment) SetWrote(n int64) {
+	n = min(max(n, 0), s.size)
+	s.wrote.Store(n)
+	s.flushed.Store(n)
+}
+
+// Err is the sticky error that stopped the segment taking writes, if any.
+func (s *Segment) Err() error {
+	s.errMu.Lock()
+	defer s.errMu.Unlock()
+	return s.err
+}
+
+func (s *Segment) setErr(err error) error {
+	s.errMu.Lock()
+	defer s.errMu.Unlock()
+	if s.err == nil {
+		s.err = err
+	}
+	return s.err
+}
+
+// Append reserves n bytes at the write position, lets fill write them in
+// place, and returns their position in the segment. Only one goroutine may
+// append to a segment at a time.
+func (s *Segment) Append(n int, fill func(b []byte)) (int64, error) {
+	if err := s.Err(); err != nil {
+		return 0, err
+	}
+	if s.destroyed.Load() {
+		return 0, ErrClosed
+	}
+	pos := s.wrote.Load()
+	if int64(n) > s.size-pos {
+		return 0, fmt.Errorf("%w: %d bytes at %d of %s", ErrFull, n, pos, s.path)
+	}
+	fill(s.data[pos : pos+int64(n) : pos+int64(n)])
+	s.wrote.Store(pos + int64(n))
+	return pos, nil
+}
+
+// AppendBytes appends p (see Append).
+func (s *Segment) AppendBytes(p []byte) (int64, error) {
+	return s.Append(len(p), func(b []byte) { copy(b, p) })
+}
+
+// WriteAt copies p to position off without moving the write position: for
+// formats that update in place (the index header and hash slots).
+func (s *Segment) WriteAt(p []byte, off int64) error {
+	if err := s.Err(); err != nil {
+		return err
+	}
+	if off < 0 || off+int64(len(p)) > s.size {
+		return fmt.Errorf("%w: write %d bytes at %d of %s", ErrRange, len(p), off, s.path)
+	}
+	copy(s.data[off:], p)
+	return nil
+}
+
+// Mapped returns the whole mapping. Bytes past Wrote are whatever the file
+// holds there. The caller must hold a reference.
+func (s *Segment) Mapped() []byte { return s.data }
+
+// Bytes returns n written bytes at position off, aliasing the mapping. The
+// caller must hold a reference for as long as it uses them.
+func (s *Segment) Bytes(off, n int64) ([]byte, error) {
+	if off < 0 || n < 0 || off+n > s.wrote.Load() {
+		return nil, fmt.Errorf("%w: read %d bytes at %d of %s (wrote %d)", ErrRange, n, off, s.path, s.wrote.Load())
+	}
+	return s.data[off : off+n : off+n], nil
+}
+
+// IsFlushable reports whether Flush(leastPages) would write anything, as
+// Java's MappedFile.isAbleToFlush decides: a full segment always, else at
+// least leastPages new pages (any new byte when leastPages is 0).
+func (s *Segment) IsFlushable(leastPages int) bool {
+	w, f := s.wrote.Load(), s.flushed.Load()
+	if w == f {
+		return false
+	}
+	if w == s.size {
+		return true
+	}
+	if leastPages > 0 {
+		return w/PageSize-f/PageSize >= int64(leastPages)
+	}
+	return w > f
+}
+
+// Flush makes everything written so far durable when IsFlushable allows,
+// and returns the flushed position. A failed fsync is sticky.
+func (s *Segment) Flush(leastPages int) (int64, error) {
+	s.flushMu.Lock()
+	defer s.flushMu.Unlock()
+	if !s.IsFlushable(leastPages) {
+		return s.flushed.Load(), s.Err()
+	}
+	if !s.Acquire() {
+		return s.flushed.Load(), ErrClosed
+	}
+	defer s.Release()
+	w := s.wrote.Load()
+	if err := s.f.Sync(); err != nil {
+		return s.flushed.Load(), s.setErr(fmt.Errorf("segment: fsync %s: %w", s.path, err))
+	}
+	s.flushed.Store(w)
+	return w, nil
+}
+
+// ModTime is the file's last modification time (Java uses it to expire
+// segments).
+func (s *Segment) ModTime() (time.Time, error) {
+	st, err := s.f.Stat()
+	if err != nil {
+		return time.Time{}, fmt.Errorf("segment: stat %s: %w", s.path, err)
+	}
+	return st.ModTime(), nil
+}
+
+// Acquire takes a reference; it fails once the segment is destroyed.
+func (s *Segment) Acquire() bool {
+	for {
+		n := s.refs.Load()
+		if n <= 0 || s.destroyed.Load() {
+			return false
+		}
+		if s.refs.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
+}
+
+// Release drops a reference; the last one unmaps and closes the file.
+func (s *Segment) Release() {
+	if s.refs.Add(-1) == 0 {
+		s.cleanup.Do(func() {
+			_ = munmap(s.data)
+			_ = s.f.Close()
+		})
+	}
+}
+
+// Close drops the owner's reference without removing the file; the
+// mapping goes away when the last reader releases.
+func (s *Segment) Close() {
+	if s.destroyed.CompareAndSwap(false, true) {
+		s.Release()
+	}
+}
+
+// Destroy closes the segment and removes its file. Readers holding a
+// reference keep a valid mapping until they release it (the file's data
+// stays reachable through the mapping after the unlink).
+func (s *Segment) Destroy(fsys FS) error {
+	s.Close()
+	if err := fsys.Remove(s.path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("segment: remove %s: %w", s.path, err)
+	}
+	return nil
+}

@@ -1,0 +1,175 @@
+package segment
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+const testSize = 3 * PageSize
+
+func appendN(t *testing.T, q *Queue, n int, fill byte) int64 {
+	t.Helper()
+	s, err := q.LastForAppend(0)
+	require.NoError(t, err)
+	pos, err := s.Append(n, func(b []byte) {
+		for i := range b {
+			b[i] = fill
+		}
+	})
+	require.NoError(t, err)
+	return s.Base() + pos
+}
+
+func TestFileNames(t *testing.T) {
+	require.Equal(t, "00000000001073741824", FileName(1<<30))
+	for _, bad := range []string{"", "123", "0000000000000000000x", "-0000000000000000001", "000000000000000000000"} {
+		_, err := ParseName(bad)
+		require.ErrorIs(t, err, ErrName, bad)
+	}
+	v, err := ParseName("00000000000006000000")
+	require.NoError(t, err)
+	require.EqualValues(t, 6000000, v)
+}
+
+func TestQueueAppendRollAndReload(t *testing.T) {
+	dir := t.TempDir()
+	q, err := OpenQueue(OS, dir, testSize)
+	require.NoError(t, err)
+	require.EqualValues(t, -1, q.MinOffset())
+	require.EqualValues(t, 0, q.MaxOffset())
+
+	require.EqualValues(t, 0, appendN(t, q, testSize-100, 'a'))
+	_, err = q.Last().AppendBytes(make([]byte, 101))
+	require.ErrorIs(t, err, ErrFull)
+	require.EqualValues(t, testSize-100, appendN(t, q, 100, 'b'))
+	require.EqualValues(t, testSize, appendN(t, q, 10, 'c'), "a full segment rolls to the next")
+	require.EqualValues(t, testSize+10, q.MaxOffset())
+	require.NoError(t, q.FlushAll())
+	require.EqualValues(t, testSize+10, q.FlushedWhere())
+
+	v, err := q.Read(testSize-1, 1)
+	require.NoError(t, err)
+	require.Equal(t, []byte("b"), v.B)
+	v.Release()
+	_, err = q.Read(testSize+5, 6)
+	require.ErrorIs(t, err, ErrRange, "reading past the written part")
+	q.Close()
+
+	names, _ := os.ReadDir(dir)
+	require.Len(t, names, 2)
+	require.Equal(t, FileName(testSize), names[1].Name())
+
+	q, err = OpenQueue(OS, dir, testSize)
+	require.NoError(t, err)
+	defer q.Close()
+	require.Len(t, q.Segments(), 2)
+	require.EqualValues(t, 2*testSize, q.MaxOffset(), "loaded segments start full, as in Java")
+	require.NoError(t, q.TruncateDirty(testSize+10))
+	require.EqualValues(t, testSize+10, q.MaxOffset())
+	require.NoError(t, q.TruncateDirty(testSize-100))
+	require.Len(t, q.Segments(), 1)
+	require.EqualValues(t, testSize-100, q.MaxOffset())
+	_, err = os.Stat(filepath.Join(dir, FileName(testSize)))
+	require.ErrorIs(t, err, os.ErrNotExist)
+}
+
+func TestOpenRejectsBadFiles(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, FileName(0)), make([]byte, testSize-1), 0o644))
+	_, err := OpenQueue(OS, dir, testSize)
+	require.ErrorIs(t, err, ErrSize)
+
+	dir = t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, FileName(0)), make([]byte, testSize), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, FileName(2*testSize)), make([]byte, testSize), 0o644))
+	_, err = OpenQueue(OS, dir, testSize)
+	require.ErrorIs(t, err, ErrGap)
+}
+
+func TestStartOffsetAlignsFirstSegment(t *testing.T) {
+	q, err := OpenQueue(OS, t.TempDir(), testSize)
+	require.NoError(t, err)
+	defer q.Close()
+	s, err := q.LastForAppend(2*testSize + 77)
+	require.NoError(t, err)
+	require.EqualValues(t, 2*testSize, s.Base())
+	require.Same(t, s, q.Find(2*testSize+testSize-1))
+	require.Nil(t, q.Find(testSize))
+	require.Nil(t, q.Find(3*testSize))
+}
+
+func TestDestroyWaitsForReaders(t *testing.T) {
+	q, err := OpenQueue(OS, t.TempDir(), testSize)
+	require.NoError(t, err)
+	appendN(t, q, 10, 'x')
+	appendN(t, q, testSize-10, 'y')
+	appendN(t, q, 5, 'z')
+	v, err := q.Read(0, 10)
+	require.NoError(t, err)
+	n, err := q.DeleteFirst(0, func(*Segment) bool { return true })
+	require.NoError(t, err)
+	require.Equal(t, 1, n, "the newest segment is never deleted")
+	require.Equal(t, "xxxxxxxxxx", string(v.B), "a held view stays readable after the file is removed")
+	v.Release()
+	_, err = q.Read(0, 1)
+	require.ErrorIs(t, err, ErrRange)
+	require.EqualValues(t, testSize, q.MinOffset())
+	q.Close()
+}
+
+func TestExpiredBefore(t *testing.T) {
+	q, err := OpenQueue(OS, t.TempDir(), testSize)
+	require.NoError(t, err)
+	defer q.Close()
+	appendN(t, q, testSize, 'a')
+	appendN(t, q, 1, 'b')
+	old := time.Now().Add(-time.Hour)
+	require.NoError(t, os.Chtimes(q.First().Path(), old, old))
+	n, err := q.DeleteFirst(0, ExpiredBefore(time.Now().Add(-time.Minute)))
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	n, err = q.DeleteFirst(0, ExpiredBefore(time.Now().Add(time.Minute)))
+	require.NoError(t, err)
+	require.Equal(t, 0, n)
+}
+
+func TestFlushLeastPages(t *testing.T) {
+	q, err := OpenQueue(OS, t.TempDir(), testSize)
+	require.NoError(t, err)
+	defer q.Close()
+	appendN(t, q, PageSize+1, 'a')
+	s := q.Last()
+	require.False(t, s.IsFlushable(2), "one page written, two asked")
+	require.True(t, s.IsFlushable(1))
+	require.True(t, s.IsFlushable(0))
+	_, err = q.Flush(2)
+	require.NoError(t, err)
+	require.EqualValues(t, 0, q.FlushedWhere())
+	_, err = q.Flush(1)
+	require.NoError(t, err)
+	require.EqualValues(t, PageSize+1, q.FlushedWhere())
+}
+
+func TestInjectedFaults(t *testing.T) {
+	ffs := &FaultFS{FS: OS}
+	q, err := OpenQueue(ffs, t.TempDir(), testSize)
+	require.NoError(t, err)
+	defer q.Close()
+	appendN(t, q, 10, 'a')
+	ffs.FailSync.Store(true)
+	err = q.FlushAll()
+	require.ErrorIs(t, err, ErrInjectedSync)
+	ffs.FailSync.Store(false)
+	_, err = q.Last().AppendBytes([]byte("more"))
+	require.ErrorIs(t, err, ErrInjectedSync, "a failed fsync is sticky")
+
+	ffs.FailAllocate.Store(true)
+	_, err = Create(ffs, t.TempDir(), 0, testSize)
+	require.True(t, errors.Is(err, syscall.ENOSPC), "%v", err)
+}
