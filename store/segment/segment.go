@@ -96,7 +96,17 @@ type Segment struct {
 // Create makes a new segment file of size bytes in dir for offset base,
 // reserving its disk space.
 func Create(fsys FS, dir string, base, size int64) (*Segment, error) {
-	path := filepath.Join(dir, FileName(base))
+	return create(fsys, filepath.Join(dir, FileName(base)), base, size)
+}
+
+// CreateNamed makes a new file at path of size bytes that is not named by
+// an offset (an index file); its Base is 0.
+func CreateNamed(fsys FS, path string, size int64) (*Segment, error) {
+	return create(fsys, path, 0, size)
+}
+
+func create(fsys FS, path string, base, size int64) (*Segment, error) {
+	dir := filepath.Dir(path)
 	if err := fsys.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("segment: create %s: %w", path, err)
 	}
@@ -125,6 +135,16 @@ func Open(fsys FS, path string, size int64) (*Segment, error) {
 	if err != nil {
 		return nil, err
 	}
+	return open(fsys, path, base, size)
+}
+
+// OpenNamed maps an existing file of exactly size bytes whose name is not
+// an offset (an index file); its Base is 0 and it starts full.
+func OpenNamed(fsys FS, path string, size int64) (*Segment, error) {
+	return open(fsys, path, 0, size)
+}
+
+func open(fsys FS, path string, base, size int64) (*Segment, error) {
 	f, err := fsys.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		return nil, fmt.Errorf("segment: open %s: %w", path, err)
