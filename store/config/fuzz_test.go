@@ -1,0 +1,63 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// addSeeds adds every golden (Java-written and Java-reencoded) of kind and
+// the lenient inputs of kind to f's seed corpus, which plain go test runs.
+func addSeeds(f *testing.F, kind string) {
+	for _, dir := range []string{"*", "*/reencoded"} {
+		files, _ := filepath.Glob(filepath.Join(goldenDir, dir, kind))
+		for _, p := range files {
+			if b, err := os.ReadFile(p); err == nil {
+				f.Add(b)
+			}
+		}
+	}
+	for _, c := range lenientCases {
+		if c.kind == kind {
+			f.Add([]byte(c.input))
+		}
+	}
+}
+
+// fuzzDecoder checks decode never panics and that whatever it accepts
+// encodes to something it accepts again with the same number of entries.
+func fuzzDecoder[T interface {
+	Encode() []byte
+	Len() int
+}](f *testing.F, kind string, decode func([]byte) (T, error)) {
+	addSeeds(f, kind)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := decode(data)
+		if err != nil {
+			return
+		}
+		again, err := decode(v.Encode())
+		if err != nil {
+			t.Fatalf("re-decoding our own output: %v\n%s", err, v.Encode())
+		}
+		if again.Len() != v.Len() {
+			t.Fatalf("%d entries became %d", v.Len(), again.Len())
+		}
+	})
+}
+
+func FuzzDecodeTopics(f *testing.F) { fuzzDecoder(f, topicsFile, DecodeTopics) }
+
+func FuzzDecodeSubscriptionGroups(f *testing.F) {
+	fuzzDecoder(f, subscriptionGroupFile, DecodeSubscriptionGroups)
+}
+
+func FuzzDecodeConsumerOffsets(f *testing.F) {
+	fuzzDecoder(f, consumerOffsetFile, DecodeConsumerOffsets)
+}
+
+func FuzzDecodeDelayOffsets(f *testing.F) { fuzzDecoder(f, delayOffsetFile, DecodeDelayOffsets) }
+
+func FuzzDecodeConsumerFilters(f *testing.F) {
+	fuzzDecoder(f, consumerFilterFile, DecodeConsumerFilters)
+}

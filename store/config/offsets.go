@@ -1,0 +1,176 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sputnikmq/sputnik/compat/fastjson"
+)
+
+// OffsetKeySeparator joins topic and group in the consumer-offset table
+// (ConsumerOffsetManager.TOPIC_GROUP_SEPARATOR). Part of the format.
+const OffsetKeySeparator = "@"
+
+// OffsetKey is the offset table key of topic and group: "topic@group".
+func OffsetKey(topic, group string) string { return topic + OffsetKeySeparator + group }
+
+// SplitOffsetKey splits a key as the Java managers do (key.split("@"),
+// which drops trailing empty parts) and reports whether that gave exactly
+// topic and group, the check scanUnsubscribedTopic and friends make.
+func SplitOffsetKey(key string) (topic, group string, ok bool) {
+	parts := strings.Split(key, OffsetKeySeparator)
+	for len(parts) > 0 && parts[len(parts)-1] == "" {
+		parts = parts[:len(parts)-1]
+	}
+	if len(parts) != 2 {
+		return "", "", false
+	}
+	return parts[0], parts[1], true
+}
+
+// QueueOffsets is one key's Map<Integer queueId, Long offset>.
+type QueueOffsets struct {
+	table *chm[int32, int64]
+}
+
+func newQueueOffsets(capacity int) *QueueOffsets {
+	return &QueueOffsets{table: newCHM[int32, int64](intHash, capacity)}
+}
+
+// Get returns the offset of queueID.
+func (q *QueueOffsets) Get(queueID int32) (int64, bool) { return q.table.Get(queueID) }
+
+// Put stores offset for queueID.
+func (q *QueueOffsets) Put(queueID int32, offset int64) { q.table.Put(queueID, offset) }
+
+// Len returns the number of queues.
+func (q *QueueOffsets) Len() int { return q.table.Len() }
+
+// Range calls f in the file's order until f returns false.
+func (q *QueueOffsets) Range(f func(queueID int32, offset int64) bool) { q.table.Range(f) }
+
+func (q *QueueOffsets) write(w *fastjson.Writer) {
+	w.BeginObject()
+	q.table.Range(func(id int32, off int64) bool {
+		w.KeyInt(int64(id))
+		w.Int64(off)
+		return true
+	})
+	w.EndObject()
+}
+
+// ConsumerOffsets is the content of consumerOffset.json (and
+// lmqConsumerOffset.json): ConsumerOffsetManager.offsetTable.
+type ConsumerOffsets struct {
+	table *chm[string, *QueueOffsets]
+}
+
+// NewConsumerOffsets returns an empty table as ConsumerOffsetManager
+// creates it (capacity 512).
+func NewConsumerOffsets() *ConsumerOffsets {
+	return &ConsumerOffsets{table: newCHM[string, *QueueOffsets](stringHash, capOffsets)}
+}
+
+// Commit is ConsumerOffsetManager.commitOffset: the key's queue map is
+// created (capacity 32) on first use. It returns the previous offset.
+func (c *ConsumerOffsets) Commit(key string, queueID int32, offset int64) (prev int64, existed bool) {
+	q, ok := c.table.Get(key)
+	if !ok {
+		q = newQueueOffsets(capOffsetQueues)
+		q.Put(queueID, offset)
+		c.table.Put(key, q)
+		return 0, false
+	}
+	prev, existed = q.Get(queueID)
+	q.Put(queueID, offset)
+	return prev, existed
+}
+
+// Query returns the committed offset of key's queueID.
+func (c *ConsumerOffsets) Query(key string, queueID int32) (int64, bool) {
+	q, ok := c.table.Get(key)
+	if !ok {
+		return 0, false
+	}
+	return q.Get(queueID)
+}
+
+// Queues returns key's queue map (shared, not a copy).
+func (c *ConsumerOffsets) Queues(key string) (*QueueOffsets, bool) { return c.table.Get(key) }
+
+// Remove deletes key.
+func (c *ConsumerOffsets) Remove(key string) bool {
+	_, ok := c.table.Remove(key)
+	return ok
+}
+
+// Len returns the number of keys.
+func (c *ConsumerOffsets) Len() int { return c.table.Len() }
+
+// Range calls f in the file's order until f returns false.
+func (c *ConsumerOffsets) Range(f func(key string, q *QueueOffsets) bool) { c.table.Range(f) }
+
+// Encode is ConsumerOffsetManager.encode(true).
+func (c *ConsumerOffsets) Encode() []byte {
+	return encodePretty(func(w *fastjson.Writer) {
+		w.BeginObject()
+		w.Key("offsetTable")
+		w.BeginObject()
+		c.table.Range(func(k string, q *QueueOffsets) bool {
+			w.Key(k)
+			q.write(w)
+			return true
+		})
+		w.EndObject()
+		w.EndObject()
+	})
+}
+
+// DecodeConsumerOffsets is ConsumerOffsetManager.decode: the manager's
+// table is replaced by the one fastjson builds, a default-capacity
+// ConcurrentHashMap of default-capacity maps, filled in file order. A
+// missing offsetTable leaves a fresh manager's empty table; a null one
+// would leave Java with a null table and is ErrCorrupt here.
+func DecodeConsumerOffsets(data []byte) (*ConsumerOffsets, error) {
+	c := NewConsumerOffsets()
+	root, ok, err := parseRoot(data, consumerOffsetFile)
+	if !ok {
+		return c, err
+	}
+	var d fastjson.Decoder
+	for k, v := range root.Members() {
+		if matchField(k, offsetWrapperFields) != "offsetTable" {
+			continue
+		}
+		if v.IsNull() {
+			d.Fail(fmt.Errorf("offsetTable is null"))
+		}
+		c.table = newCHM[string, *QueueOffsets](stringHash, capDefaultCHM)
+		decodeStringTable(&d, v, c.table, decodeQueueOffsets)
+	}
+	return c, finish(&d, consumerOffsetFile)
+}
+
+var offsetWrapperFields = fields("offsetTable")
+
+func decodeQueueOffsets(d *fastjson.Decoder, v fastjson.Value) *QueueOffsets {
+	q := newQueueOffsets(capDefaultCHM)
+	decodeIntTable(d, v, q.table)
+	return q
+}
+
+// decodeIntTable fills a Map<Integer, Long> in file order: keys are
+// numbers or numeric strings, values longs; nulls are refused.
+func decodeIntTable(d *fastjson.Decoder, v fastjson.Value, m *chm[int32, int64]) {
+	for k, ev := range d.Object(v).Members() {
+		if !nonNull(d, k, "map key") || !nonNull(d, ev, "value of "+k.Text()) {
+			return
+		}
+		id := d.Int(k, 0)
+		off := d.Int64(ev, 0)
+		if d.Err() != nil {
+			return
+		}
+		m.Put(id, off)
+	}
+}
