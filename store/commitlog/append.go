@@ -1,0 +1,117 @@
+package commitlog
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/sputnikmq/sputnik/store/message"
+	"github.com/sputnikmq/sputnik/store/segment"
+)
+
+// Put is one append: a single record, or the records of a batch, encoded
+// back to back (store/message), all for the same queue.
+type Put struct {
+	Records []byte
+	// QueueKey is "topic-queueId", the counter the records take their
+	// queue offsets from.
+	QueueKey string
+	// Consumable records (transaction types NOT_TYPE and COMMIT) take queue
+	// offsets; PREPARED and ROLLBACK records are stamped with queue offset
+	// 0 and leave the counter alone (Java doAppend).
+	Consumable bool
+}
+
+// Result says where a put landed.
+type Result struct {
+	WroteOffset    int64 // commit-log offset of the first record
+	WroteBytes     int   // bytes of all records
+	QueueOffset    int64 // queue offset of the first record
+	StoreTimestamp int64 // the store time stamped on every record
+	Count          int   // number of records
+}
+
+// End is the commit-log offset just past the put.
+func (r Result) End() int64 { return r.WroteOffset + int64(r.WroteBytes) }
+
+// Append places the records at the end of the log, stamping each with its
+// queue offset, commit-log offset and the store time taken inside the
+// lock (as Java does, so store times are ordered like offsets). A put that
+// does not fit in the current segment with room for a blank record leaves
+// an end-of-file blank there and goes to the next segment; a put that could
+// never fit fails with ErrTooLarge. Durability is separate: see
+// WaitFlushed and OnFlushed.
+func (c *CommitLog) Append(p *Put) (Result, error) {
+	n := int64(len(p.Records))
+	if n == 0 || n+message.BlankSize > c.cfg.SegmentSize {
+		return Result{}, fmt.Errorf("%w: %d bytes, segment size %d", ErrTooLarge, n, c.cfg.SegmentSize)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return Result{}, ErrClosed
+	}
+	seg, err := c.segmentFor(n)
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{WroteBytes: int(n), StoreTimestamp: c.cfg.Now(), WroteOffset: seg.Base() + seg.Wrote()}
+	if p.Consumable {
+		res.QueueOffset = c.queueOffsets[p.QueueKey]
+	}
+	_, err = seg.Append(int(n), func(b []byte) {
+		copy(b, p.Records)
+		res.Count = stamp(b, res, p.Consumable)
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	if p.Consumable {
+		c.queueOffsets[p.QueueKey] = res.QueueOffset + int64(res.Count)
+	}
+	seg.SetStoreTimestamp(res.StoreTimestamp)
+	c.flush.appended()
+	return res, nil
+}
+
+// segmentFor returns the segment the next n bytes go to, writing the
+// end-of-file blank into a segment that cannot take them (Java
+// END_OF_FILE: the record needs n plus room for a blank).
+// Lock should be held.
+func (c *CommitLog) segmentFor(n int64) (*segment.Segment, error) {
+	seg, err := c.q.LastForAppend(0)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrCreateSegment, err)
+	}
+	if rem := seg.Remaining(); n+message.BlankSize > rem {
+		if _, err := seg.Append(int(rem), func(b []byte) { _ = message.PutBlank(b, int32(rem)) }); err != nil {
+			return nil, err
+		}
+		seg.SetStoreTimestamp(c.cfg.Now())
+		if seg, err = c.q.LastForAppend(0); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrCreateSegment, err)
+		}
+	}
+	return seg, nil
+}
+
+// stamp writes each record's queue offset, commit-log offset and store
+// time into b, which holds the records placed at r.WroteOffset, and
+// returns how many records b holds.
+func stamp(b []byte, r Result, consumable bool) int {
+	count := 0
+	queueOffset, off := r.QueueOffset, r.WroteOffset
+	for len(b) > 0 {
+		size := int(int32(binary.BigEndian.Uint32(b)))
+		if size <= 0 || size > len(b) {
+			break
+		}
+		_ = message.PatchPosition(b[:size], queueOffset, off, r.StoreTimestamp) // sizes come from records we encoded
+		if consumable {
+			queueOffset++
+		}
+		off += int64(size)
+		count++
+		b = b[size:]
+	}
+	return count
+}

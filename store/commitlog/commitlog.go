@@ -1,0 +1,179 @@
+// Package commitlog is the store's write-ahead log of every message
+// (Java 4.9.8 CommitLog): records appended one after another into fixed-size
+// segments, an end-of-file blank when a record does not fit, the
+// per-queue offset counter, flushing (async or group commit), the
+// checkpoint file and crash recovery. Records are encoded by
+// store/message; this package places, stamps, reads and scans them.
+package commitlog
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/sputnikmq/sputnik/store/segment"
+)
+
+// Errors of this package.
+var (
+	// ErrTooLarge: a record (or batch) can never fit in one segment or
+	// exceeds the configured maximum (Java MESSAGE_SIZE_EXCEEDED).
+	ErrTooLarge = errors.New("commitlog: message too large")
+	// ErrCreateSegment: a new segment could not be created (Java
+	// CREATE_MAPEDFILE_FAILED), e.g. the disk is full.
+	ErrCreateSegment = errors.New("commitlog: cannot create segment")
+	// ErrFlushTimeout: the data was not durable within the sync-flush
+	// timeout (Java FLUSH_DISK_TIMEOUT).
+	ErrFlushTimeout = errors.New("commitlog: flush timed out")
+	// ErrClosed: the commit log is shut down.
+	ErrClosed = errors.New("commitlog: closed")
+)
+
+// Config is what the commit log needs of MessageStoreConfig.
+type Config struct {
+	Dir            string     // storePathCommitLog
+	SegmentSize    int64      // mappedFileSizeCommitLog
+	FS             segment.FS // nil: the real file system
+	SyncFlush      bool       // flushDiskType == SYNC_FLUSH
+	MaxMessageSize int        // maxMessageSize (body), the record limit adds 64 KiB
+
+	FlushInterval         time.Duration // flushIntervalCommitLog
+	FlushLeastPages       int           // flushCommitLogLeastPages
+	FlushThoroughInterval time.Duration // flushCommitLogThoroughInterval
+	FlushTimed            bool          // flushCommitLogTimed
+	SyncFlushTimeout      time.Duration // syncFlushTimeout
+
+	// Now is the clock records are stamped with (ms); nil means wall time.
+	Now func() int64
+	Log *logrus.Entry
+}
+
+func (c *Config) withDefaults() Config {
+	d := *c
+	if d.FS == nil {
+		d.FS = segment.OS
+	}
+	if d.SegmentSize <= 0 {
+		d.SegmentSize = 1 << 30
+	}
+	if d.MaxMessageSize <= 0 {
+		d.MaxMessageSize = 4 << 20
+	}
+	if d.FlushInterval <= 0 {
+		d.FlushInterval = 500 * time.Millisecond
+	}
+	if d.FlushThoroughInterval <= 0 {
+		d.FlushThoroughInterval = 10 * time.Second
+	}
+	if d.SyncFlushTimeout <= 0 {
+		d.SyncFlushTimeout = 5 * time.Second
+	}
+	if d.Now == nil {
+		d.Now = func() int64 { return time.Now().UnixMilli() }
+	}
+	if d.Log == nil {
+		l := logrus.New()
+		l.SetLevel(logrus.PanicLevel)
+		d.Log = logrus.NewEntry(l)
+	}
+	return d
+}
+
+// CommitLog is the log. Appends are serialised by one lock (Java
+// putMessageLock); reads take no lock.
+type CommitLog struct {
+	cfg   Config
+	q     *segment.Queue
+	flush *flusher
+
+	mu sync.Mutex // the append lock; guards queueOffsets
+	// queueOffsets is the next consume-queue offset per "topic-queueId"
+	// (Java topicQueueTable).
+	queueOffsets map[string]int64
+	closed       bool
+}
+
+// Open loads the segments under cfg.Dir. The caller recovers (Recover*)
+// before appending, then calls Start.
+func Open(cfg Config) (*CommitLog, error) {
+	cfg = cfg.withDefaults()
+	q, err := segment.OpenQueue(cfg.FS, cfg.Dir, cfg.SegmentSize)
+	if err != nil {
+		return nil, fmt.Errorf("commitlog: load %s: %w", cfg.Dir, err)
+	}
+	c := &CommitLog{cfg: cfg, q: q, queueOffsets: make(map[string]int64)}
+	c.flush = newFlusher(c)
+	return c, nil
+}
+
+// Start runs the flush service.
+func (c *CommitLog) Start() { c.flush.start() }
+
+// Close flushes everything, stops the flush service and unmaps the
+// segments.
+func (c *CommitLog) Close() error {
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+	err := c.flush.stop()
+	c.q.Close()
+	return err
+}
+
+// Queue exposes the segments (for replication and retention).
+func (c *CommitLog) Queue() *segment.Queue { return c.q }
+
+// SegmentSize is the configured segment size.
+func (c *CommitLog) SegmentSize() int64 { return c.cfg.SegmentSize }
+
+// MinOffset is the first offset still held (Java getMinOffset), -1 when
+// empty.
+func (c *CommitLog) MinOffset() int64 { return c.q.MinOffset() }
+
+// MaxOffset is the offset just past the last record.
+func (c *CommitLog) MaxOffset() int64 { return c.q.MaxOffset() }
+
+// FlushedOffset is the offset up to which the log is durable.
+func (c *CommitLog) FlushedOffset() int64 { return c.q.FlushedWhere() }
+
+// RollNextFile is the first offset of the segment after the one holding
+// off (Java rollNextFile).
+func (c *CommitLog) RollNextFile(off int64) int64 {
+	return off + c.cfg.SegmentSize - off%c.cfg.SegmentSize
+}
+
+// Read returns size bytes at off as a held view (Java getMessage).
+func (c *CommitLog) Read(off int64, size int) (segment.View, error) {
+	return c.q.Read(off, size)
+}
+
+// ReadFrom returns everything written from off to the end of its segment
+// (Java getData), for dispatch and replication.
+func (c *CommitLog) ReadFrom(off int64) (segment.View, error) {
+	return c.q.ReadFrom(off)
+}
+
+// QueueOffset is the next consume-queue offset of "topic-queueId".
+func (c *CommitLog) QueueOffset(key string) int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.queueOffsets[key]
+}
+
+// SetQueueOffsets replaces the per-queue counters (after recovery, from
+// the consume queues: Java recoverTopicQueueTable).
+func (c *CommitLog) SetQueueOffsets(m map[string]int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.queueOffsets = m
+}
+
+// RemoveQueue forgets a queue's counter (Java removeQueueFromTopicQueueTable).
+func (c *CommitLog) RemoveQueue(key string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.queueOffsets, key)
+}
