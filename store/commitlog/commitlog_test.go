@@ -283,6 +283,7 @@ func TestFlushFailureIsStickyAndFailsWaiters(t *testing.T) {
 	})
 	cl.Start()
 	defer cl.Close()
+	require.NoError(t, cl.WaitFlushed(put(t, cl, "T", 0, "durable").End()))
 	ffs.FailSync.Store(true)
 	res := put(t, cl, "T", 0, "lost?")
 	err := cl.WaitFlushed(res.End())

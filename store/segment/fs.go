@@ -1,6 +1,7 @@
 package segment
 
 import (
+	"errors"
 	"io"
 	"io/fs"
 	"os"
@@ -14,6 +15,7 @@ type FS interface {
 	Remove(name string) error
 	MkdirAll(path string, perm fs.FileMode) error
 	ReadDir(name string) ([]fs.DirEntry, error)
+	Rename(from, to string) error
 }
 
 // File is the part of *os.File a segment uses. Fd must be a real
@@ -40,3 +42,15 @@ func (osFS) OpenFile(name string, flag int, perm fs.FileMode) (File, error) {
 func (osFS) Remove(name string) error                     { return os.Remove(name) }
 func (osFS) MkdirAll(path string, perm fs.FileMode) error { return os.MkdirAll(path, perm) }
 func (osFS) ReadDir(name string) ([]fs.DirEntry, error)   { return os.ReadDir(name) }
+func (osFS) Rename(from, to string) error                 { return os.Rename(from, to) }
+
+// syncDir makes a directory's entries (a create, rename or remove)
+// durable.
+func syncDir(fsys FS, dir string) error {
+	d, err := fsys.OpenFile(dir, os.O_RDONLY, 0)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	return errors.Join(err, d.Close())
+}

@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -39,9 +42,13 @@ func OpenQueue(fsys FS, dir string, size int64) (*Queue, error) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("segment: list %s: %w", dir, err)
 	}
+	names, err := cleanLeftovers(fsys, dir, segmentNames(entries), size)
+	if err != nil {
+		return nil, err
+	}
 	var segs []*Segment
-	for _, name := range segmentNames(entries) {
-		s, err := Open(fsys, dir+"/"+name, size)
+	for _, name := range names {
+		s, err := Open(fsys, filepath.Join(dir, name), size)
 		if err == nil && len(segs) > 0 && s.base != segs[len(segs)-1].End() {
 			s.Close()
 			err = fmt.Errorf("%w: %s follows %s", ErrGap, name, FileName(segs[len(segs)-1].base))
@@ -68,6 +75,36 @@ func segmentNames(entries []fs.DirEntry) []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// cleanLeftovers removes what a crash while creating a segment can leave:
+// files with TempSuffix (Sputnik), and a newest file that is still empty
+// (Java, killed between creating and sizing it). Such files hold no data.
+func cleanLeftovers(fsys FS, dir string, names []string, size int64) ([]string, error) {
+	kept := names[:0]
+	for _, name := range names {
+		if strings.HasSuffix(name, TempSuffix) {
+			if err := fsys.Remove(filepath.Join(dir, name)); err != nil {
+				return nil, fmt.Errorf("segment: remove leftover %s: %w", name, err)
+			}
+			continue
+		}
+		kept = append(kept, name)
+	}
+	if n := len(kept); n > 0 && size > 0 {
+		last := filepath.Join(dir, kept[n-1])
+		if f, err := fsys.OpenFile(last, os.O_RDONLY, 0); err == nil {
+			st, err := f.Stat()
+			_ = f.Close()
+			if err == nil && st.Size() == 0 {
+				if err := fsys.Remove(last); err != nil {
+					return nil, fmt.Errorf("segment: remove empty %s: %w", last, err)
+				}
+				kept = kept[:n-1]
+			}
+		}
+	}
+	return kept, nil
 }
 
 func closeAll(segs []*Segment) {

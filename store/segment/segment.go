@@ -34,6 +34,9 @@ import (
 // "flush at least N pages" settings.
 const PageSize = 4096
 
+// TempSuffix marks a segment being created; load removes leftovers.
+const TempSuffix = ".tmp"
+
 // NameDigits is the width of a segment file name (UtilAll.offset2FileName).
 const NameDigits = 20
 
@@ -110,19 +113,33 @@ func create(fsys FS, path string, base, size int64) (*Segment, error) {
 	if err := fsys.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("segment: create %s: %w", path, err)
 	}
-	f, err := fsys.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	// The file is sized under a temporary name and renamed into place, so
+	// a crash never leaves a short segment that would fail the next load
+	// (Java can leave one and then refuses to start).
+	tmp := path + TempSuffix
+	_ = fsys.Remove(tmp)
+	f, err := fsys.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("segment: create %s: %w", path, err)
 	}
 	if err := reserve(f, size); err != nil {
 		_ = f.Close()
-		_ = fsys.Remove(path)
+		_ = fsys.Remove(tmp)
 		return nil, fmt.Errorf("segment: reserve %d bytes for %s: %w", size, path, err)
 	}
 	s, err := mapFile(f, path, base, size)
 	if err != nil {
-		_ = fsys.Remove(path)
+		_ = fsys.Remove(tmp)
 		return nil, err
+	}
+	if err := fsys.Rename(tmp, path); err != nil {
+		s.Close()
+		_ = fsys.Remove(tmp)
+		return nil, fmt.Errorf("segment: create %s: %w", path, err)
+	}
+	if err := syncDir(fsys, dir); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("segment: create %s: sync directory: %w", path, err)
 	}
 	return s, nil
 }

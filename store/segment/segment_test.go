@@ -173,3 +173,27 @@ func TestInjectedFaults(t *testing.T) {
 	_, err = Create(ffs, t.TempDir(), 0, testSize)
 	require.True(t, errors.Is(err, syscall.ENOSPC), "%v", err)
 }
+
+// A crash while creating a segment leaves at most a .tmp file (Sputnik) or
+// an empty newest file (Java); neither holds data and loading drops both.
+func TestLoadDropsCreationLeftovers(t *testing.T) {
+	dir := t.TempDir()
+	q, err := OpenQueue(OS, dir, testSize)
+	require.NoError(t, err)
+	appendN(t, q, 10, 'a')
+	q.Close()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, FileName(testSize)+TempSuffix), make([]byte, 7), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, FileName(testSize)), nil, 0o644))
+	q, err = OpenQueue(OS, dir, testSize)
+	require.NoError(t, err)
+	defer q.Close()
+	require.Len(t, q.Segments(), 1)
+	names, _ := os.ReadDir(dir)
+	require.Len(t, names, 1)
+
+	// An empty file that is not the newest is a real inconsistency.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, FileName(testSize)), nil, 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, FileName(2*testSize)), make([]byte, testSize), 0o644))
+	_, err = OpenQueue(OS, dir, testSize)
+	require.ErrorIs(t, err, ErrSize)
+}
