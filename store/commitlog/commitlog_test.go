@@ -38,7 +38,7 @@ type clock struct{ ms atomic.Int64 }
 
 func (c *clock) now() int64 { return c.ms.Add(1) }
 
-func openLog(t *testing.T, dir string, mutate ...func(*Config)) *CommitLog {
+func openLog(t testing.TB, dir string, mutate ...func(*Config)) *CommitLog {
 	t.Helper()
 	c := &clock{}
 	c.ms.Store(1_700_000_000_000)
@@ -51,7 +51,7 @@ func openLog(t *testing.T, dir string, mutate ...func(*Config)) *CommitLog {
 	return cl
 }
 
-func put(t *testing.T, cl *CommitLog, topic string, queueID int32, body string) Result {
+func put(t testing.TB, cl *CommitLog, topic string, queueID int32, body string) Result {
 	t.Helper()
 	res, err := cl.Append(&Put{Records: record(t, topic, queueID, body), QueueKey: fmt.Sprintf("%s-%d", topic, queueID), Consumable: true})
 	require.NoError(t, err)
