@@ -1,0 +1,51 @@
+// Package offsets is the broker's consumer-offset table: Java 4.9.8's
+// ConsumerOffsetManager (broker/.../offset/ConsumerOffsetManager.java)
+// holding consumerOffset.json's "topic@group" → queueId → offset table
+// (store/config.ConsumerOffsets, which iterates in Java's order).
+//
+//	Go                      Java (ConsumerOffsetManager)
+//	----------------------  ------------------------------------------------
+//	Commit                  commitOffset
+//	Query, QueryAll         queryOffset(group, topic, queueId) / (group, topic)
+//	TopicsOf, GroupsOf      whichTopicByConsumer / whichGroupByTopic (HashSet order)
+//	Clone                   cloneOffset
+//	RemoveGroup             removeOffset
+//	MinOffsetInAllGroups    queryMinOffsetInAllGroup (HashMap order)
+//	ScanUnsubscribed        scanUnsubscribedTopic
+//	Load / Persist          ConfigManager.load (decode replaces the table) / persist
+//	Run                     the flushConsumerOffsetInterval timer (first run after
+//	                        10 s) and the persist at shutdown
+//
+// Unlike the topic and group tables, commits are not written at once:
+// only Persist (the timer, shutdown) writes the file.
+//
+// # Java behaviour kept on purpose
+//
+//   - MinOffsetInAllGroups with filter groups deletes, from the live table,
+//     every key of those groups, for every topic: Java removes them through
+//     offsetTable.keySet()'s iterator (QUERY_CORRECTION_OFFSET). The next
+//     persist writes the table without them, so this is kept to write the
+//     same file; the caller is warned in its doc.
+//   - Keys that do not split into exactly topic and group on '@' are
+//     skipped by TopicsOf, GroupsOf, RemoveGroup and ScanUnsubscribed;
+//     MinOffsetInAllGroups takes the part before the first '@' as the topic.
+//
+// # Differences from Java
+//
+//   - Clone builds the copy with commits (a 32-capacity map) where Java uses
+//     `new ConcurrentHashMap<>(map)` (a 16-bin table presized for the
+//     count): the copied queues iterate the same unless the group has at
+//     most 10 queues with an id of 16 or more, or 48 queues or more; and a
+//     destination key that already existed moves to its bin's tail; an
+//     empty source (only a file can hold one) removes the destination key
+//     where Java stores an empty map. Needs a config.ConsumerOffsets copy
+//     constructor to be exact.
+//   - MinOffsetInAllGroups skips a key without '@' where Java throws
+//     ArrayIndexOutOfBoundsException.
+//   - lmqConsumerOffset.json (LmqConsumerOffsetManager) is not handled.
+package offsets
+
+import "errors"
+
+// ErrNoRoot: Options.StorePathRootDir is empty.
+var ErrNoRoot = errors.New("offsets: no store root directory")
