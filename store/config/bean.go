@@ -166,3 +166,6 @@ func encodePretty(write func(w *fastjson.Writer)) []byte {
 	write(w)
 	return w.Bytes()
 }
+
+// WriteJSON writes the DataVersion bean as fastjson does.
+func (d DataVersion) WriteJSON(w *fastjson.Writer) { d.write(w) }

@@ -223,3 +223,18 @@ func decodeStringTable[V any](d *fastjson.Decoder, v fastjson.Value, m *chm[stri
 		m.Put(k.Text(), decode(d, ev))
 	}
 }
+
+// WriteJSON writes the TopicConfig bean as fastjson does, for bodies that
+// embed it (RegisterBrokerBody, TopicConfigSerializeWrapper).
+func (tc TopicConfig) WriteJSON(w *fastjson.Writer) { tc.write(w) }
+
+// ParseTopicFilterType is TopicFilterType.valueOf: exact enum names only.
+func ParseTopicFilterType(name string) (TopicFilterType, bool) {
+	switch name {
+	case "SINGLE_TAG":
+		return SingleTag, true
+	case "MULTI_TAG":
+		return MultiTag, true
+	}
+	return FilterTypeNull, false
+}

@@ -1,14 +1,149 @@
-// Command mqbroker is Sputnik's drop-in replacement for Apache RocketMQ 4.9.8's
-// mqbroker: the broker (BrokerStartup). It is not built yet (issue #6); until then it
-// says so and exits with status 1 rather than pretending to run.
+// Command mqbroker is Sputnik's drop-in replacement for Apache RocketMQ
+// 4.9.8's broker (BrokerStartup): the same options, broker.conf keys,
+// console output and exit codes.
+//
+//	mqbroker [-c <file>] [-h] [-m] [-n <addr>] [-p]
+//
+// Java 4.9.8 mirror: BrokerStartup.main / createBrokerController / start
+// and its shutdown hook.
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"os"
+	"os/signal"
+	"os/user"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/sputnikmq/sputnik/broker"
+	"github.com/sputnikmq/sputnik/broker/brokerconfig"
+	"github.com/sputnikmq/sputnik/remoting/wire"
+)
+
+const (
+	exitStartFailed = 255 // System.exit(-1)
+	shutdownTimeout = 30 * time.Second
 )
 
 func main() {
-	fmt.Fprintln(os.Stderr, "mqbroker: not implemented yet in this Sputnik build (issue #6)")
-	os.Exit(1)
+	os.Exit(run(os.Args[1:], os.Environ(), os.Stdout, os.Stderr, waitForSignal))
+}
+
+// run is the whole program; wait blocks until the process should stop.
+func run(args, environ []string, stdout, stderr io.Writer, wait func() int) int {
+	env := brokerconfig.EnvMap(environ)
+	serialize, err := serializeType(env["ROCKETMQ_SERIALIZE_TYPE"])
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitStartFailed
+	}
+	st, err := brokerconfig.Load(args, env, userHome())
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitStartFailed
+	}
+	if st.Exit != nil {
+		fmt.Fprint(stdout, st.Exit.Stdout)
+		return st.Exit.Status()
+	}
+	for _, w := range st.Warnings() {
+		fmt.Fprintln(stderr, "mqbroker: warning:", w)
+	}
+	if st.Print != brokerconfig.PrintNone {
+		if err := brokerconfig.Print(stdout, st, st.Print == brokerconfig.PrintImportant); err != nil {
+			fmt.Fprintln(stderr, err)
+			return exitStartFailed
+		}
+		return 0
+	}
+	return serve(st, serialize, env["SPUTNIK_LISTEN_ADDR"], stdout, stderr, wait)
+}
+
+func serve(st *brokerconfig.Startup, serialize wire.SerializeType, listen string, stdout, stderr io.Writer, wait func() int) int {
+	log, closeLog := openLog(userHome(), stderr)
+	defer closeLog()
+	b, err := broker.New(st, broker.Options{Log: log, Serialize: serialize, ListenAddr: listen})
+	if err == nil {
+		err = b.Start()
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "mqbroker:", err)
+		log.WithError(err).Error("broker start failed")
+		if b != nil {
+			_ = b.Shutdown(context.Background())
+		}
+		return exitStartFailed
+	}
+	tip := fmt.Sprintf("The broker[%s, %s] boot success. serializeType=%s", st.Broker.BrokerName, b.Addr(), serialize)
+	if st.Broker.NamesrvAddr != nil {
+		tip += " and name server is " + *st.Broker.NamesrvAddr
+	}
+	log.Info(tip)
+	fmt.Fprintln(stdout, tip)
+	code := wait()
+	start := time.Now()
+	log.Info("Shutdown hook was invoked, 1")
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	if err := b.Shutdown(ctx); err != nil {
+		log.WithError(err).Warn("shutdown incomplete")
+	}
+	log.Infof("Shutdown hook over, consuming total time(ms): %d", time.Since(start).Milliseconds())
+	return code
+}
+
+// serializeType reads ROCKETMQ_SERIALIZE_TYPE as RemotingCommand does.
+func serializeType(v string) (wire.SerializeType, error) {
+	if strings.TrimSpace(v) == "" {
+		return wire.SerializeJSON, nil
+	}
+	t, err := wire.ParseSerializeType(v)
+	if err != nil {
+		return 0, fmt.Errorf("java.lang.RuntimeException: parser specified protocol error. protocol=%s", v)
+	}
+	return t, nil
+}
+
+// userHome stands for Java's user.home.
+func userHome() string {
+	if h, err := os.UserHomeDir(); err == nil && h != "" {
+		return h
+	}
+	if u, err := user.Current(); err == nil {
+		return u.HomeDir
+	}
+	return "."
+}
+
+// openLog writes the broker log where Java's logback_broker.xml puts it:
+// ~/logs/rocketmqlogs/broker.log.
+func openLog(home string, stderr io.Writer) (*logrus.Entry, func()) {
+	l := logrus.New()
+	l.SetLevel(logrus.InfoLevel)
+	dir := filepath.Join(home, "logs", "rocketmqlogs")
+	if err := os.MkdirAll(dir, 0o755); err == nil {
+		if f, err := os.OpenFile(filepath.Join(dir, "broker.log"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err == nil {
+			l.SetOutput(f)
+			return logrus.NewEntry(l), func() { _ = f.Close() }
+		}
+	}
+	l.SetOutput(stderr)
+	return logrus.NewEntry(l), func() {}
+}
+
+// waitForSignal blocks until SIGTERM or SIGINT and returns the JVM's exit
+// code (128 + signal).
+func waitForSignal() int {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGTERM, syscall.SIGINT)
+	sig := <-ch
+	signal.Stop(ch)
+	return 128 + int(sig.(syscall.Signal))
 }

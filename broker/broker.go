@@ -1,0 +1,391 @@
+// Package broker is Sputnik's RocketMQ 4.9.8 broker: it wires the message
+// store, the topic, subscription-group and consumer-offset managers, the
+// client bookkeeping and the request handlers onto a remoting server, and
+// registers with the name servers (Java BrokerController, without the god
+// object: each handler group takes only what it uses).
+package broker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/panjf2000/ants/v2"
+	"github.com/sirupsen/logrus"
+
+	"github.com/sputnikmq/sputnik/broker/body"
+	"github.com/sputnikmq/sputnik/broker/brokerconfig"
+	"github.com/sputnikmq/sputnik/broker/clients"
+	"github.com/sputnikmq/sputnik/broker/groups"
+	"github.com/sputnikmq/sputnik/broker/longpoll"
+	"github.com/sputnikmq/sputnik/broker/offsets"
+	"github.com/sputnikmq/sputnik/broker/topics"
+	"github.com/sputnikmq/sputnik/remoting"
+	"github.com/sputnikmq/sputnik/remoting/protocol"
+	"github.com/sputnikmq/sputnik/remoting/wire"
+	"github.com/sputnikmq/sputnik/store"
+	"github.com/sputnikmq/sputnik/store/config"
+	"github.com/sputnikmq/sputnik/store/message"
+)
+
+// Options are the broker's surroundings.
+type Options struct {
+	Log *logrus.Entry
+	// ListenAddr overrides ":listenPort" (tests: "127.0.0.1:0").
+	ListenAddr string
+	// Serialize is the server's serialize type (rocketmq.serialize.type).
+	Serialize wire.SerializeType
+}
+
+// Broker is one running broker.
+type Broker struct {
+	cfg *brokerconfig.Startup
+	opt Options
+	log *logrus.Entry
+
+	store     *store.Store
+	topics    *topics.Manager
+	groups    *groups.Manager
+	offsets   *offsets.Manager
+	producers *clients.ProducerManager
+	consumers *clients.ConsumerManager
+	locks     *clients.RebalanceLockManager
+	hold      *longpoll.Holder
+	server    *remoting.Server
+	client    *remoting.Client
+	reg       *registrar
+	pullPool  *ants.Pool
+
+	stop     chan struct{}
+	services sync.WaitGroup
+	cancel   context.CancelFunc
+	closed   sync.Once
+}
+
+// New builds the broker from its configuration and opens the store
+// (recovering it); nothing listens until Start.
+func New(cfg *brokerconfig.Startup, opt Options) (*Broker, error) {
+	if opt.Log == nil {
+		l := logrus.New()
+		l.SetLevel(logrus.PanicLevel)
+		opt.Log = logrus.NewEntry(l)
+	}
+	b := &Broker{cfg: cfg, opt: opt, log: opt.Log, stop: make(chan struct{})}
+	if err := b.openManagers(); err != nil {
+		return nil, err
+	}
+	if err := b.openStore(); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func (b *Broker) openManagers() error {
+	bc, root := &b.cfg.Broker, b.cfg.Store.StorePathRootDir
+	var err error
+	b.topics, err = topics.New(topics.Options{
+		StorePathRootDir: root, BrokerName: bc.BrokerName, ClusterName: bc.BrokerClusterName,
+		DefaultTopicQueueNums: bc.DefaultTopicQueueNums, AutoCreateTopicEnable: bc.AutoCreateTopicEnable,
+		ClusterTopicEnable: bc.ClusterTopicEnable, BrokerTopicEnable: bc.BrokerTopicEnable,
+		TraceTopicEnable: bc.TraceTopicEnable, MsgTraceTopicName: bc.MsgTraceTopicName,
+		EnableLmq: b.cfg.Store.EnableLmq, Log: b.log.WithField("component", "topics"),
+		Register: func() { go b.registerAll() },
+	})
+	if err != nil {
+		return err
+	}
+	b.groups, err = groups.New(groups.Options{StorePathRootDir: root, AutoCreateSubscriptionGroup: bc.AutoCreateSubscriptionGroup,
+		EnableLmq: b.cfg.Store.EnableLmq, Log: b.log.WithField("component", "groups")})
+	if err != nil {
+		return err
+	}
+	b.offsets, err = offsets.New(offsets.Options{
+		StorePathRootDir: root, FlushInterval: time.Duration(bc.FlushConsumerOffsetInterval) * time.Millisecond,
+		MinOffset:  func(topic string, q int32) int64 { return b.store.MinOffsetInQueue(topic, q) },
+		Subscribed: func(group, topic string) bool { _, ok := b.consumers.FindSubscription(group, topic); return ok },
+		Log:        b.log.WithField("component", "offsets"),
+	})
+	if err != nil {
+		return err
+	}
+	for name, load := range map[string]func() (config.LoadResult, error){"topics": b.topics.Load, "groups": b.groups.Load, "offsets": b.offsets.Load} {
+		if _, err := load(); err != nil {
+			return fmt.Errorf("broker: load %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+func (b *Broker) openStore() error {
+	b.hold = longpoll.NewHolder(func(topic string, q int32) int64 { return b.store.MaxOffsetInQueue(topic, q) })
+	var err error
+	b.store, err = store.Open(b.cfg.Store, store.Options{
+		Log:    b.log.WithField("component", "store"),
+		Master: b.cfg.Broker.BrokerID == brokerconfig.MasterID,
+		OnArrival: func(a *store.Arrival) {
+			if b.cfg.Broker.LongPollingEnable {
+				b.hold.Arrived(a.Topic, a.QueueID, a.NextOffset, a.TagsCode, true, a.Properties)
+			}
+		},
+	})
+	return err
+}
+
+// Addr is the broker's address as registered: brokerIP1:listenPort.
+func (b *Broker) Addr() string {
+	return net.JoinHostPort(b.cfg.Broker.BrokerIP1, strconv.Itoa(b.listenPort()))
+}
+
+func (b *Broker) listenPort() int {
+	if b.server != nil {
+		if a, ok := b.server.Addr().(*net.TCPAddr); ok {
+			return a.Port
+		}
+	}
+	return int(b.cfg.NettyServer.ListenPort)
+}
+
+// Start starts the store, the server and the background services and
+// registers with the name servers (Java BrokerController.start).
+func (b *Broker) Start() error {
+	if err := b.store.Start(); err != nil {
+		return err
+	}
+	if err := b.startServer(); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	b.cancel = cancel
+	b.startRegistrar()
+	b.registerAll()
+	b.goService(func() { b.reg.run(b.stop, b.registerPeriod()) })
+	b.goService(func() { _ = b.offsets.Run(ctx) })
+	b.goService(func() { b.hold.Run(b.stop, b.checkInterval()) })
+	return nil
+}
+
+func (b *Broker) goService(f func()) {
+	b.services.Add(1)
+	go func() {
+		defer b.services.Done()
+		f()
+	}()
+}
+
+func (b *Broker) registerPeriod() time.Duration {
+	ms := max(10000, min(int64(b.cfg.Broker.RegisterNameServerPeriod), 60000))
+	return time.Duration(ms) * time.Millisecond
+}
+
+func (b *Broker) checkInterval() time.Duration {
+	if b.cfg.Broker.LongPollingEnable {
+		return 5 * time.Second
+	}
+	return time.Duration(max(b.cfg.Broker.ShortPollingTimeMills, 1)) * time.Millisecond
+}
+
+func (b *Broker) storeHost() message.Host {
+	a, err := netip.ParseAddr(b.cfg.Broker.BrokerIP1)
+	if err != nil {
+		a = netip.MustParseAddr("127.0.0.1")
+	}
+	return message.Host{Addr: a.Unmap(), Port: int32(b.listenPort())}
+}
+
+// startServer listens and registers the handler groups, each on its own
+// pool as Java gives each processor its executor.
+func (b *Broker) startServer() error {
+	addr := b.opt.ListenAddr
+	if addr == "" {
+		addr = ":" + strconv.Itoa(int(b.cfg.NettyServer.ListenPort))
+	}
+	b.consumers = clients.NewConsumerManager(time.Now, b.log.WithField("component", "consumers"), nil)
+	b.producers = clients.NewProducerManager(time.Now, b.log.WithField("component", "producers"))
+	b.locks = clients.NewRebalanceLockManager(time.Now, b.log.WithField("component", "locks"), 0)
+	b.server = remoting.NewServer(remoting.ServerConfig{
+		ListenAddr: addr, Log: b.log.WithField("component", "remoting"), DefaultSerialize: b.opt.Serialize,
+		IdleTimeout: time.Duration(b.cfg.NettyServer.ServerChannelMaxIdleTimeSeconds) * time.Second,
+		Hooks:       remoting.ConnHooks{OnClose: b.connClosed},
+	})
+	if err := b.server.Listen(); err != nil {
+		return fmt.Errorf("broker: listen %s: %w", addr, err)
+	}
+	pool, err := ants.NewPool(max(int(b.cfg.Broker.PullMessageThreadPoolNums), 4))
+	if err != nil {
+		return err
+	}
+	b.pullPool = pool
+	b.registerHandlers()
+	return nil
+}
+
+func (b *Broker) connClosed(c *remoting.Conn) {
+	b.producers.ChannelClosed(c)
+	b.consumers.ChannelClosed(c)
+}
+
+// groupFinder adapts the subscription-group manager (auto-creating).
+type groupsAdapter struct{ m *groups.Manager }
+
+func (g groupsAdapter) FindSubscriptionGroup(group string) (config.SubscriptionGroupConfig, bool) {
+	sg, ok, err := g.m.Find(group)
+	return sg, ok && err == nil
+}
+
+// offsetsAdapter adapts the consumer-offset manager.
+type offsetsAdapter struct{ m *offsets.Manager }
+
+func (o offsetsAdapter) CommitOffset(host, group, topic string, q int32, off int64) {
+	o.m.Commit(host, group, topic, q, off)
+}
+func (o offsetsAdapter) QueryOffset(group, topic string, q int32) int64 {
+	return o.m.Query(group, topic, q)
+}
+
+// consumersAdapter serves the pull path's subscription lookups.
+type consumersAdapter struct{ m *clients.ConsumerManager }
+
+func (a consumersAdapter) Subscription(group, topic string) (Subscription, bool, bool) {
+	g, ok := a.m.Group(group)
+	if !ok {
+		return Subscription{}, false, false
+	}
+	broadcast := g.MessageModel == body.Broadcasting
+	sd, found := a.m.FindSubscription(group, topic)
+	if !found {
+		return Subscription{}, true, broadcast
+	}
+	return Subscription{Found: true, SubString: sd.SubString.S, ExpressionType: sd.ExpressionType.S, SubVersion: sd.SubVersion}, true, broadcast
+}
+
+func (b *Broker) registerHandlers() {
+	bc := &b.cfg.Broker
+	groupsF := groupsAdapter{b.groups}
+	send := &sendHandlers{
+		store: b.store, topics: b.topics, groups: groupsF, storeHost: b.storeHost(), log: b.log.WithField("component", "send"),
+		set: sendSettings{BrokerIP1: bc.BrokerIP1, ClusterName: bc.BrokerClusterName, RegionID: bc.RegionID, TraceOn: bc.TraceOn,
+			BrokerPermission: func() int32 { return bc.BrokerPermission }, RejectTransactionMessage: bc.RejectTransactionMessage,
+			StartAcceptSendRequestsAt: bc.StartAcceptSendRequestTimeStamp},
+	}
+	pull := &pullHandlers{
+		store: b.store, topics: b.topics, groups: groupsF, consumers: consumersAdapter{b.consumers}, offsets: offsetsAdapter{b.offsets},
+		hold: b.hold, storeHost: b.storeHost(), log: b.log.WithField("component", "pull"),
+		run: func(f func()) {
+			if err := b.pullPool.Submit(f); err != nil {
+				go f()
+			}
+		},
+		set: pullSettings{BrokerIP1: bc.BrokerIP1, BrokerName: bc.BrokerName, BrokerAddr: b.Addr(),
+			BrokerPermission: func() int32 { return bc.BrokerPermission }, LongPollingEnable: bc.LongPollingEnable,
+			ShortPollingTime: time.Duration(bc.ShortPollingTimeMills) * time.Millisecond, SlaveReadEnable: bc.SlaveReadEnable,
+			EnablePropertyFilter: bc.EnablePropertyFilter, Slave: b.cfg.Store.BrokerRole == store.Slave,
+			OffsetCheckInSlave: b.cfg.Store.OffsetCheckInSlave},
+	}
+	cl := &clients.Handlers{
+		Producers: b.producers, Consumers: b.consumers, Locks: b.locks, Groups: groupsF,
+		CreateRetryTopic: func(topic string, n, perm, sys int32) {
+			_, _, _ = b.topics.CreateInSendMessageBack(topic, n, perm, sys)
+		},
+		EnablePropertyFilter: func() bool { return bc.EnablePropertyFilter },
+		Now:                  time.Now,
+		Log:                  b.log.WithField("component", "clients"),
+	}
+	b.addProcessor(workers(bc.SendMessageThreadPoolNums), send.register)
+	b.addProcessor(workers(bc.PullMessageThreadPoolNums), pull.register)
+	b.addProcessor(8, (&offsetHandlers{store: b.store, offsets: offsetsAdapter{b.offsets}}).register)
+	b.addProcessor(8, clientRegistrations(cl))
+	admin := &topicAdmin{store: b.store, topics: b.topics, slave: b.cfg.Store.BrokerRole == store.Slave,
+		registerTopic: func(tc config.TopicConfig) {
+			if b.reg != nil {
+				b.reg.registerTopic(context.Background(), tc)
+			}
+		}}
+	b.addProcessor(4, admin.register)
+}
+
+func workers(n int32) int { return max(int(n), 4) }
+
+func (b *Broker) addProcessor(n int, register func(handlerTable)) {
+	t := handlerTable{}
+	register(t)
+	b.server.RegisterProcessor(t.codes(), remoting.Processor{Handler: t.handler(b.log), Workers: n})
+}
+
+// clientRegistrations registers the client bookkeeping handlers.
+func clientRegistrations(h *clients.Handlers) func(handlerTable) {
+	wrap := func(f func(clients.Channel, *wire.Command) (*wire.Command, error)) remoting.Handler {
+		return func(_ context.Context, c *remoting.Conn, req *wire.Command) (*wire.Command, error) { return f(c, req) }
+	}
+	return func(t handlerTable) {
+		t.add(protocol.ReqHeartBeat, wrap(h.HeartBeat))
+		t.add(protocol.ReqUnregisterClient, wrap(h.UnregisterClient))
+		t.add(protocol.ReqCheckClientConfig, wrap(h.CheckClientConfig))
+		t.add(protocol.ReqGetConsumerListByGroup, wrap(h.GetConsumerListByGroup))
+		t.add(protocol.ReqLockBatchMq, wrap(h.LockBatchMQ))
+		t.add(protocol.ReqUnlockBatchMq, wrap(h.UnlockBatchMQ))
+		t.add(protocol.ReqGetConsumerConnectionList, wrap(h.GetConsumerConnectionList))
+		t.add(protocol.ReqGetProducerConnectionList, wrap(h.GetProducerConnectionList))
+	}
+}
+
+func (b *Broker) startRegistrar() {
+	bc := &b.cfg.Broker
+	b.client = remoting.NewClient(remoting.ClientConfig{ConnectTimeout: 3 * time.Second})
+	haAddr := net.JoinHostPort(bc.BrokerIP2, strconv.Itoa(b.listenPort()+1))
+	b.reg = &registrar{
+		client: b.client, topics: b.topics, log: b.log.WithField("component", "register"),
+		timeout: time.Duration(max(bc.RegisterBrokerTimeoutMills, 1)) * time.Millisecond,
+		namesrv: func() []string {
+			if bc.NamesrvAddr == nil {
+				return nil
+			}
+			return splitNamesrv(*bc.NamesrvAddr)
+		},
+		permission: func() int32 { return bc.BrokerPermission },
+		header: protocol.RegisterBrokerRequestHeader{
+			BrokerName: bc.BrokerName, BrokerAddr: b.Addr(), ClusterName: bc.BrokerClusterName,
+			HaServerAddr: haAddr, BrokerId: bc.BrokerID,
+		},
+	}
+}
+
+func (b *Broker) registerAll() {
+	if b.reg != nil {
+		b.reg.registerAll(context.Background())
+	}
+}
+
+// Shutdown stops the broker as Java's shutdown does: unregister, stop
+// serving, answer suspended pulls, persist the tables and close the store
+// cleanly.
+func (b *Broker) Shutdown(ctx context.Context) error {
+	var errs []error
+	b.closed.Do(func() {
+		close(b.stop)
+		if b.cancel != nil {
+			b.cancel()
+		}
+		if b.reg != nil {
+			b.reg.unregisterAll(ctx)
+		}
+		b.hold.WakeAll()
+		if b.server != nil {
+			errs = append(errs, b.server.Shutdown(ctx))
+		}
+		b.services.Wait()
+		if b.pullPool != nil {
+			b.pullPool.Release()
+		}
+		if b.client != nil {
+			errs = append(errs, b.client.Close())
+		}
+		errs = append(errs, b.offsets.Persist(), b.topics.Persist(), b.groups.Persist())
+		errs = append(errs, b.store.Close())
+	})
+	return errors.Join(errs...)
+}

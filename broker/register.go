@@ -1,0 +1,176 @@
+package broker
+
+// Registration with the name servers:
+//
+//	REGISTER_BROKER (103)    at start and every registerNameServerPeriod
+//	UNREGISTER_BROKER (104)  at shutdown
+//
+// Java 4.9.8 mirror: BrokerController.registerBrokerAll /
+// doRegisterBrokerAll / unregisterBrokerAll and
+// BrokerOuterAPI.registerBrokerAll / unregisterBrokerAll, with
+// RegisterBrokerBody.encode(false).
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/sputnikmq/sputnik/broker/topics"
+	"github.com/sputnikmq/sputnik/compat/fastjson"
+	"github.com/sputnikmq/sputnik/remoting"
+	"github.com/sputnikmq/sputnik/remoting/protocol"
+	"github.com/sputnikmq/sputnik/remoting/wire"
+	"github.com/sputnikmq/sputnik/store/config"
+	"github.com/sputnikmq/sputnik/store/message"
+)
+
+// registrar registers the broker with every name server.
+type registrar struct {
+	client  *remoting.Client
+	topics  *topics.Manager
+	log     *logrus.Entry
+	timeout time.Duration // registerBrokerTimeoutMills
+
+	namesrv    func() []string // namesrvAddr split on ';'
+	permission func() int32    // brokerPermission
+	header     protocol.RegisterBrokerRequestHeader
+	// onResult applies a name server's answer (order topic config, master
+	// and HA addresses).
+	onResult func(resp *wire.Command)
+}
+
+// splitNamesrv splits namesrvAddr as Java does (";"-separated, blanks
+// dropped).
+func splitNamesrv(addr string) []string {
+	var out []string
+	for _, a := range strings.Split(addr, ";") {
+		if a = strings.TrimSpace(a); a != "" {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// registerAll sends REGISTER_BROKER to every name server in parallel and
+// waits for all (Java registerBrokerAll with a CountDownLatch).
+func (r *registrar) registerAll(ctx context.Context) {
+	body := r.body()
+	var wg sync.WaitGroup
+	for _, addr := range r.namesrv() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.registerOne(ctx, addr, body)
+		}()
+	}
+	wg.Wait()
+}
+
+func (r *registrar) registerOne(ctx context.Context, addr string, body []byte) {
+	req := wire.NewRequest(int32(protocol.ReqRegisterBroker))
+	hdr := r.header
+	hdr.BodyCrc32 = message.BodyCRC(body) // UtilAll.crc32: CRC-32 & 0x7FFFFFFF
+	hdr.EncodeTo(req)
+	req.Body = body
+	ctx, cancel := context.WithTimeout(ctx, r.timeout)
+	defer cancel()
+	resp, err := r.client.InvokeSync(ctx, addr, req)
+	if err != nil {
+		r.log.WithError(err).WithField("namesrv", addr).Warn("register broker to name server failed")
+		return
+	}
+	defer resp.Release()
+	if resp.Code != int32(protocol.RespSuccess) {
+		r.log.WithField("namesrv", addr).WithField("code", resp.Code).Warn("register broker refused: " + resp.Remark)
+		return
+	}
+	if r.onResult != nil {
+		r.onResult(resp)
+	}
+}
+
+// body is RegisterBrokerBody.encode(false) of the whole topic table.
+func (r *registrar) body() []byte { return r.bodyOf(r.topics.Wrapper()) }
+
+// bodyOf is RegisterBrokerBody.encode(false): the wrapper (with every
+// topic's perm replaced by brokerPermission when the broker is not both
+// readable and writeable) and an empty filter server list.
+func (r *registrar) bodyOf(wrapper topics.Wrapper) []byte {
+	perm := r.permission()
+	if topics.IsReadable(perm) && topics.IsWriteable(perm) {
+		perm = -1
+	}
+	w := fastjson.NewWriter(fastjson.Compact)
+	w.BeginObject()
+	w.Key("filterServerList")
+	w.BeginArray()
+	w.EndArray()
+	w.Key("topicConfigSerializeWrapper")
+	writeWrapper(w, wrapper, perm)
+	w.EndObject()
+	return w.Bytes()
+}
+
+// registerTopic registers one changed topic (registerIncrementBrokerData).
+func (r *registrar) registerTopic(ctx context.Context, tc config.TopicConfig) {
+	body := r.bodyOf(topics.Wrapper{DataVersion: r.topics.DataVersion(), Topics: []config.TopicConfig{tc}})
+	var wg sync.WaitGroup
+	for _, addr := range r.namesrv() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.registerOne(ctx, addr, body)
+		}()
+	}
+	wg.Wait()
+}
+
+// unregisterAll sends UNREGISTER_BROKER to every name server.
+func (r *registrar) unregisterAll(ctx context.Context) {
+	var wg sync.WaitGroup
+	for _, addr := range r.namesrv() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req := wire.NewRequest(int32(protocol.ReqUnregisterBroker))
+			(&protocol.UnRegisterBrokerRequestHeader{
+				BrokerName: r.header.BrokerName, BrokerAddr: r.header.BrokerAddr,
+				ClusterName: r.header.ClusterName, BrokerId: r.header.BrokerId,
+			}).EncodeTo(req)
+			ctx, cancel := context.WithTimeout(ctx, r.timeout)
+			defer cancel()
+			resp, err := r.client.InvokeSync(ctx, addr, req)
+			if err != nil {
+				r.log.WithError(err).WithField("namesrv", addr).Warn("unregister broker failed")
+				return
+			}
+			resp.Release()
+		}()
+	}
+	wg.Wait()
+}
+
+// run re-registers every period until stop (Java's scheduled
+// registerBrokerAll, first after 10 s).
+func (r *registrar) run(stop <-chan struct{}, period time.Duration) {
+	first := time.NewTimer(10 * time.Second)
+	defer first.Stop()
+	select {
+	case <-stop:
+		return
+	case <-first.C:
+	}
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		r.registerAll(context.Background())
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+	}
+}

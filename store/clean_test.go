@@ -1,0 +1,74 @@
+package store
+
+import (
+	"os"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestManualDeleteRemovesExpiredFilesAndQueues(t *testing.T) {
+	cfg := testConfig(t.TempDir())
+	cfg.FileReservedTime = 1
+	cfg.DeleteWhen = "99" // never the hour: only the manual trigger deletes
+	cfg.DeleteCommitLogFilesInterval = 0
+	s := openStore(t, cfg)
+	defer s.Close()
+	msgs := putN(t, s, 400)
+	eventually(t, "dispatch", func() bool { return s.DispatchBehind() == 0 })
+	segs := s.CommitLog().Queue().Segments()
+	require.Greater(t, len(segs), 3)
+	old := time.Now().Add(-2 * time.Hour)
+	for _, seg := range segs[:2] {
+		require.NoError(t, os.Chtimes(seg.Path(), old, old))
+	}
+	s.cleanOnce(nil)
+	require.Len(t, s.CommitLog().Queue().Segments(), len(segs), "not the hour, not full, not asked")
+
+	s.DeleteFilesManually()
+	s.cleanOnce(nil)
+	require.Len(t, s.CommitLog().Queue().Segments(), len(segs)-2, "the two expired files, oldest first")
+	min := s.MinPhyOffset()
+	require.Equal(t, segs[2].Base(), min)
+	for _, m := range msgs {
+		res, err := s.GetMessage("G", m.topic, m.queueID, m.res.QueueOffset, 1, nil)
+		require.NoError(t, err)
+		if m.res.WroteOffset < min {
+			require.NotEqual(t, Found, res.Status, "deleted message %d", m.res.WroteOffset)
+			require.Less(t, m.res.QueueOffset, s.MinOffsetInQueue(m.topic, m.queueID)+50, "queue min moved up")
+		} else {
+			require.Equal(t, Found, res.Status)
+		}
+		res.Release()
+	}
+}
+
+func TestDiskFullRefusesPutsAndRecovers(t *testing.T) {
+	var usage atomic.Value
+	usage.Store(0.5)
+	cfg := testConfig(t.TempDir())
+	s, err := Open(cfg, Options{Master: true, DiskUsage: func(string) float64 { return usage.Load().(float64) }})
+	require.NoError(t, err)
+	require.NoError(t, s.Start())
+	defer s.Close()
+	putN(t, s, 1)
+
+	usage.Store(0.95)
+	s.cleanOnce(nil)
+	r := s.PutMessage(&Message{Topic: "T", Body: []byte("x"), BornHost: testBorn, StoreHost: testStore})
+	require.Equal(t, ServiceNotAvailable, r.Status)
+
+	usage.Store(0.5)
+	s.cleanOnce(nil)
+	r = s.PutMessage(&Message{Topic: "T", Body: []byte("x"), BornHost: testBorn, StoreHost: testStore})
+	require.Equal(t, PutOK, r.Status, "space is back: puts resume by themselves")
+}
+
+func TestDeleteHour(t *testing.T) {
+	s := &Store{cfg: Config{DeleteWhen: "04;13"}}
+	require.True(t, s.isDeleteHour(time.Date(2026, 1, 1, 13, 5, 0, 0, time.Local)))
+	require.True(t, s.isDeleteHour(time.Date(2026, 1, 1, 4, 59, 0, 0, time.Local)))
+	require.False(t, s.isDeleteHour(time.Date(2026, 1, 1, 5, 0, 0, 0, time.Local)))
+}

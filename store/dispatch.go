@@ -1,0 +1,97 @@
+package store
+
+import (
+	"fmt"
+
+	"github.com/sputnikmq/sputnik/compat/javalang"
+	"github.com/sputnikmq/sputnik/store/consumequeue"
+	"github.com/sputnikmq/sputnik/store/message"
+)
+
+// dispatchRecord builds the consume-queue unit and the index entries of
+// one commit-log record (Java doDispatch with
+// CommitLogDispatcherBuildConsumeQueue and CommitLogDispatcherBuildIndex).
+// Only NOT_TYPE and COMMIT records enter a consume queue; the index skips
+// ROLLBACK records itself.
+func (s *Store) dispatchRecord(rec *message.Record) error {
+	tagsCode := s.tagsCode(rec)
+	if message.Consumable(rec.SysFlag) {
+		if err := s.putUnit(rec, tagsCode); err != nil {
+			return err
+		}
+	}
+	if s.cfg.MessageIndexEnable {
+		if err := s.buildIndex(rec); err != nil {
+			return fmt.Errorf("store: index record at %d: %w", rec.PhysicalOffset, err)
+		}
+	}
+	return nil
+}
+
+func (s *Store) putUnit(rec *message.Record, tagsCode int64) error {
+	q, err := s.cqs.Find(rec.Topic, rec.QueueID)
+	if err != nil {
+		return fmt.Errorf("store: consume queue %s-%d: %w", rec.Topic, rec.QueueID, err)
+	}
+	unit := consumequeue.Unit{Phy: rec.PhysicalOffset, Size: rec.TotalSize, TagsCode: tagsCode}
+	if err := q.Put(unit, rec.QueueOffset); err != nil {
+		return fmt.Errorf("store: consume queue %s-%d offset %d: %w", rec.Topic, rec.QueueID, rec.QueueOffset, err)
+	}
+	s.cp.SetLogics(rec.StoreTimestamp)
+	return nil
+}
+
+// tagsCode is what the consume queue stores for a record (Java
+// checkMessageAndReturnSize): the TAGS hash, or for a schedule-topic
+// record with a DELAY level the time it is due.
+func (s *Store) tagsCode(rec *message.Record) int64 {
+	var code int64
+	if tags, ok := message.LookupProperty(rec.Properties, message.PropTags); ok {
+		code = message.TagsCode(javalang.DecodeUTF8(tags))
+	}
+	if rec.Topic != ScheduleTopic {
+		return code
+	}
+	raw, ok := message.LookupProperty(rec.Properties, message.PropDelay)
+	if !ok {
+		return code
+	}
+	level, err := javalang.ParseInt(javalang.DecodeUTF8(raw))
+	if err != nil {
+		return code // Java throws and the record is not dispatched; keep it visible
+	}
+	level = min(level, s.delays.Max())
+	if level > 0 {
+		return s.delays.DeliverAt(level, rec.StoreTimestamp)
+	}
+	return code
+}
+
+// buildIndex indexes the record's UNIQ_KEY and KEYS (Java
+// IndexService.buildIndex).
+func (s *Store) buildIndex(rec *message.Record) error {
+	var uniq, keys string
+	if v, ok := message.LookupProperty(rec.Properties, message.PropUniqKey); ok {
+		uniq = javalang.DecodeUTF8(v)
+	}
+	if v, ok := message.LookupProperty(rec.Properties, message.PropKeys); ok {
+		keys = javalang.DecodeUTF8(v)
+	}
+	return s.index.Build(rec.Topic, uniq, keys, rec.PhysicalOffset, rec.StoreTimestamp, rec.SysFlag)
+}
+
+// notifyArrival tells long polling about a dispatched message (Java
+// ReputMessageService, master only).
+func (s *Store) notifyArrival(rec *message.Record) {
+	if s.opt.OnArrival == nil || s.cfg.BrokerRole == Slave || !message.Consumable(rec.SysFlag) {
+		return
+	}
+	s.opt.OnArrival(&Arrival{
+		Topic:          rec.Topic,
+		QueueID:        rec.QueueID,
+		NextOffset:     rec.QueueOffset + 1,
+		TagsCode:       s.tagsCode(rec),
+		StoreTimestamp: rec.StoreTimestamp,
+		Properties:     rec.Properties,
+	})
+}

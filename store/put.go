@@ -1,0 +1,302 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/valyala/bytebufferpool"
+
+	"github.com/sputnikmq/sputnik/compat/javalang"
+	"github.com/sputnikmq/sputnik/store/commitlog"
+	"github.com/sputnikmq/sputnik/store/message"
+)
+
+// PutStatus is Java's PutMessageStatus.
+type PutStatus int
+
+// The put statuses of 4.9.8, in Java's order.
+const (
+	PutOK PutStatus = iota
+	FlushDiskTimeout
+	FlushSlaveTimeout
+	SlaveNotAvailable
+	ServiceNotAvailable
+	CreateMappedFileFailed
+	MessageIllegal
+	PropertiesSizeExceeded
+	OSPageCacheBusy
+	UnknownError
+	LmqConsumeQueueNumExceeded
+)
+
+var putStatusNames = [...]string{
+	"PUT_OK", "FLUSH_DISK_TIMEOUT", "FLUSH_SLAVE_TIMEOUT", "SLAVE_NOT_AVAILABLE",
+	"SERVICE_NOT_AVAILABLE", "CREATE_MAPEDFILE_FAILED", "MESSAGE_ILLEGAL",
+	"PROPERTIES_SIZE_EXCEEDED", "OS_PAGECACHE_BUSY", "UNKNOWN_ERROR",
+	"LMQ_CONSUME_QUEUE_NUM_EXCEEDED",
+}
+
+func (s PutStatus) String() string {
+	if int(s) < len(putStatusNames) {
+		return putStatusNames[s]
+	}
+	return "PutStatus(" + strconv.Itoa(int(s)) + ")"
+}
+
+// Message is what the broker hands the store for one message (Java
+// MessageExtBrokerInner): the record's fields before the store stamps
+// offsets and time. Properties is the properties string as the broker
+// built it (message.SendProperties).
+type Message struct {
+	Topic                     string
+	QueueID                   int32
+	Flag                      int32
+	Body                      []byte
+	Properties                []byte
+	SysFlag                   int32
+	BornTimestamp             int64
+	BornHost                  message.Host
+	StoreHost                 message.Host
+	ReconsumeTimes            int32
+	PreparedTransactionOffset int64
+	// WaitStoreMsgOK asks a SYNC_FLUSH store to answer only once the
+	// message is durable (the WAIT property; Java isWaitStoreMsgOK).
+	WaitStoreMsgOK bool
+}
+
+// PutResult is Java's PutMessageResult with its AppendMessageResult.
+type PutResult struct {
+	Status PutStatus
+	commitlog.Result
+	// Err says what went wrong when Status is not PutOK.
+	Err error
+}
+
+// MsgID is the offset message id of the first record.
+func (r *PutResult) MsgID(storeHost message.Host) string {
+	return message.OffsetMsgID(storeHost, r.WroteOffset)
+}
+
+// checkStatus is Java checkStoreStatus.
+func (s *Store) checkStatus() PutStatus {
+	switch {
+	case s.closed.Load() || !s.started.Load():
+		return ServiceNotAvailable
+	case s.cfg.BrokerRole == Slave:
+		return ServiceNotAvailable
+	case !s.Writable():
+		return ServiceNotAvailable
+	}
+	return PutOK
+}
+
+// PutMessage stores one message and, when the store syncs and the message
+// asks to wait, returns once it is durable (Java putMessage).
+func (s *Store) PutMessage(m *Message) PutResult {
+	ch := make(chan PutResult, 1)
+	s.PutMessageAsync(m, func(r PutResult) { ch <- r })
+	return <-ch
+}
+
+// PutMessageAsync stores one message and calls done with the result: at
+// once, or from the flush goroutine when it waits for durability (Java
+// asyncPutMessage).
+func (s *Store) PutMessageAsync(m *Message, done func(PutResult)) {
+	if st := s.checkStatus(); st != PutOK {
+		done(PutResult{Status: st, Err: ErrClosed})
+		return
+	}
+	if st, err := s.checkMessage(m); st != PutOK {
+		done(PutResult{Status: st, Err: err})
+		return
+	}
+	m, err := s.applyDelay(m)
+	if err != nil {
+		done(PutResult{Status: MessageIllegal, Err: err})
+		return
+	}
+	buf := bytebufferpool.Get()
+	defer bytebufferpool.Put(buf)
+	rec := s.recordOf(m)
+	if buf.B, err = message.AppendRecord(buf.B[:0], &rec); err != nil {
+		done(PutResult{Status: MessageIllegal, Err: err})
+		return
+	}
+	s.append(&commitlog.Put{
+		Records:    buf.B,
+		QueueKey:   queueKey(m.Topic, m.QueueID),
+		Consumable: message.Consumable(m.SysFlag),
+	}, m.WaitStoreMsgOK, done)
+}
+
+// checkMessage is Java checkMessage plus the size checks of
+// MessageExtEncoder.encode: topic over 127 and properties over 32767 (as
+// Java counts them) are MESSAGE_ILLEGAL, properties over 32767 bytes are
+// PROPERTIES_SIZE_EXCEEDED, a body over maxMessageSize or a record over
+// maxMessageSize + 64 KiB is MESSAGE_ILLEGAL. Lengths Java counts in
+// UTF-16 units are checked in bytes too, since those are what the record
+// stores.
+func (s *Store) checkMessage(m *Message) (PutStatus, error) {
+	switch {
+	case len(m.Topic) > message.MaxTopicLen:
+		return MessageIllegal, fmt.Errorf("store: topic of %d bytes: %w", len(m.Topic), message.ErrTopicTooLong)
+	case len(m.Properties) > message.MaxPropertiesLen:
+		return PropertiesSizeExceeded, fmt.Errorf("store: %w", message.ErrPropertiesTooLong)
+	case len(m.Body) > int(s.cfg.MaxMessageSize):
+		return MessageIllegal, fmt.Errorf("store: body of %d bytes over maxMessageSize %d", len(m.Body), s.cfg.MaxMessageSize)
+	}
+	size := message.RecordSize(m.SysFlag|message.HostFlags(m.BornHost, m.StoreHost), len(m.Body), len(m.Topic), len(m.Properties))
+	if size > int(s.cfg.MaxMessageSize)+64*1024 {
+		return MessageIllegal, fmt.Errorf("store: record of %d bytes over maxMessageSize + 64 KiB", size)
+	}
+	return PutOK, nil
+}
+
+func queueKey(topic string, queueID int32) string {
+	return topic + "-" + strconv.Itoa(int(queueID))
+}
+
+func (s *Store) recordOf(m *Message) message.Record {
+	return message.Record{
+		BodyCRC:                   message.BodyCRC(m.Body),
+		QueueID:                   m.QueueID,
+		Flag:                      m.Flag,
+		SysFlag:                   m.SysFlag,
+		BornTimestamp:             m.BornTimestamp,
+		BornHost:                  m.BornHost,
+		StoreTimestamp:            s.opt.Now(),
+		StoreHost:                 m.StoreHost,
+		ReconsumeTimes:            m.ReconsumeTimes,
+		PreparedTransactionOffset: m.PreparedTransactionOffset,
+		Body:                      m.Body,
+		Topic:                     m.Topic,
+		Properties:                m.Properties,
+	}
+}
+
+// applyDelay is the delay-level rewrite of Java CommitLog.asyncPutMessage:
+// a consumable message with DELAY > 0 goes to SCHEDULE_TOPIC_XXXX, queue
+// level−1 (the level clamped to the highest), with REAL_TOPIC and REAL_QID
+// added and the properties rewritten in HashMap order as Java's
+// messageProperties2String does. The caller's message is not modified.
+//
+// Java parses DELAY with Integer.parseInt and fails the put with an
+// exception when it is not a number; that is MESSAGE_ILLEGAL here.
+func (s *Store) applyDelay(m *Message) (*Message, error) {
+	if !message.Consumable(m.SysFlag) {
+		return m, nil
+	}
+	raw, ok := message.LookupProperty(m.Properties, message.PropDelay)
+	if !ok {
+		return m, nil
+	}
+	level, err := javalang.ParseInt(javalang.DecodeUTF8(raw))
+	if err != nil {
+		return nil, fmt.Errorf("store: DELAY property: %w", err)
+	}
+	if level <= 0 {
+		return m, nil
+	}
+	props := message.ParseProperties(m.Properties)
+	if level > s.delays.Max() {
+		level = s.delays.Max()
+		props.Set(message.PropDelay, strconv.Itoa(int(level))) // Java setDelayTimeLevel
+	}
+	props.Set(message.PropRealTopic, m.Topic)
+	props.Set(message.PropRealQueueID, strconv.Itoa(int(m.QueueID)))
+	d := *m
+	d.Properties = message.AppendProperties(nil, props.HashMapOrder())
+	d.Topic = ScheduleTopic
+	d.QueueID = QueueID(level)
+	return &d, nil
+}
+
+// append writes the records and reports, waiting for durability when the
+// store syncs and the put asks for it (Java submitFlushRequest).
+func (s *Store) append(p *commitlog.Put, wait bool, done func(PutResult)) {
+	res, err := s.cl.Append(p)
+	if err != nil {
+		done(PutResult{Status: s.appendFailure(err), Err: err})
+		return
+	}
+	s.reput.wake()
+	if s.cfg.FlushDiskType != SyncFlush || !wait {
+		done(PutResult{Status: PutOK, Result: res})
+		return
+	}
+	s.cl.OnFlushed(res.End(), func(err error) {
+		switch {
+		case err == nil:
+			done(PutResult{Status: PutOK, Result: res})
+		case errors.Is(err, commitlog.ErrFlushTimeout):
+			done(PutResult{Status: FlushDiskTimeout, Result: res, Err: err})
+		default:
+			s.markNotWritable(err)
+			done(PutResult{Status: FlushDiskTimeout, Result: res, Err: err})
+		}
+	})
+}
+
+// appendFailure maps an append error to Java's status; write errors make
+// the store refuse further puts until it is fixed (Java RunningFlags).
+func (s *Store) appendFailure(err error) PutStatus {
+	switch {
+	case errors.Is(err, commitlog.ErrTooLarge):
+		return MessageIllegal
+	case errors.Is(err, commitlog.ErrCreateSegment):
+		return CreateMappedFileFailed
+	case errors.Is(err, commitlog.ErrClosed):
+		return ServiceNotAvailable
+	}
+	s.markNotWritable(err)
+	return UnknownError
+}
+
+func (s *Store) markNotWritable(err error) {
+	if s.writable.CompareAndSwap(true, false) {
+		s.log.WithError(err).Error("store write failed; refusing puts")
+	}
+}
+
+// Batch is a SEND_BATCH_MESSAGE put (Java MessageExtBatch): the wire batch
+// body and the fields every entry shares.
+type Batch struct {
+	Template       message.BatchTemplate
+	Body           []byte
+	SysFlag        int32
+	WaitStoreMsgOK bool
+}
+
+// PutMessages stores a batch (Java putMessages).
+func (s *Store) PutMessages(b *Batch) PutResult {
+	ch := make(chan PutResult, 1)
+	s.PutMessagesAsync(b, func(r PutResult) { ch <- r })
+	return <-ch
+}
+
+// PutMessagesAsync stores a batch: all entries in one queue, consecutive
+// offsets, one store time. Like Java it refuses transactional batches,
+// bodies over maxMessageSize and long topics (MESSAGE_ILLEGAL).
+func (s *Store) PutMessagesAsync(b *Batch, done func(PutResult)) {
+	if st := s.checkStatus(); st != PutOK {
+		done(PutResult{Status: st, Err: ErrClosed})
+		return
+	}
+	if message.TransactionType(b.SysFlag) != 0 || len(b.Template.Topic) > message.MaxTopicLen ||
+		len(b.Body) > int(s.cfg.MaxMessageSize) {
+		done(PutResult{Status: MessageIllegal, Err: errors.New("store: batch refused (transaction, size or topic)")})
+		return
+	}
+	buf := bytebufferpool.Get()
+	defer bytebufferpool.Put(buf)
+	t := b.Template
+	t.SysFlag = b.SysFlag
+	t.StoreTimestamp = s.opt.Now()
+	var err error
+	if buf.B, _, err = message.AppendBatchRecords(buf.B[:0], &t, b.Body); err != nil {
+		done(PutResult{Status: MessageIllegal, Err: err})
+		return
+	}
+	s.append(&commitlog.Put{Records: buf.B, QueueKey: queueKey(t.Topic, t.QueueID), Consumable: true}, b.WaitStoreMsgOK, done)
+}
