@@ -14,10 +14,25 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 echo "starting bin/mqnamesrv (127.0.0.1:9876), logs in $home"
-ROCKETMQ_HOME="$home" bin/mqnamesrv >"$home/namesrv.out" 2>&1 &
+HOME="$home" ROCKETMQ_HOME="$home" bin/mqnamesrv >"$home/namesrv.out" 2>&1 &
 pids+=($!)
-echo "starting bin/mqbroker (127.0.0.1:10911)"
-ROCKETMQ_HOME="$home" NAMESRV_ADDR=127.0.0.1:9876 bin/mqbroker -n 127.0.0.1:9876 >"$home/broker.out" 2>&1 &
+# The embedded default: a loopback broker with its store under $home.
+cat >"$home/broker.conf" <<CONF
+brokerClusterName=DefaultCluster
+brokerName=broker-a
+brokerId=0
+brokerIP1=127.0.0.1
+brokerIP2=127.0.0.1
+listenPort=10911
+namesrvAddr=127.0.0.1:9876
+storePathRootDir=$home/store
+deleteWhen=04
+fileReservedTime=48
+brokerRole=ASYNC_MASTER
+flushDiskType=ASYNC_FLUSH
+CONF
+echo "starting bin/mqbroker (127.0.0.1:10911), store in $home/store"
+HOME="$home" ROCKETMQ_HOME="$home" bin/mqbroker -c "$home/broker.conf" >"$home/broker.out" 2>&1 &
 pids+=($!)
 
 # Fail loudly if either process exits (e.g. not built yet in this version).
