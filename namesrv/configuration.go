@@ -7,9 +7,9 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/sputnikmq/sputnik/compat/javaprops"
 	"github.com/sputnikmq/sputnik/compat/atomicfile"
 	"github.com/sputnikmq/sputnik/compat/javalang/jhash"
+	"github.com/sputnikmq/sputnik/compat/javaprops"
 )
 
 // configuration holds the live NamesrvConfig and NettyServerConfig and the

@@ -91,12 +91,24 @@ func New(opts Options) (*Server, error) {
 	})
 	t := handlerTable{}
 	s.handlers(t)
-	s.rs.SetDefaultProcessor(remoting.Processor{
-		Handler:       t.dispatch(opts.Log),
-		Workers:       max(1, int(opts.Netty.ServerWorkerThreads)),
-		QueueCapacity: workQueue,
-	})
+	s.rs.SetDefaultProcessor(s.processor(t.dispatch(opts.Log)))
 	return s, nil
+}
+
+// processor runs every handler inline on its connection's read loop: they
+// only read or update in-memory tables, and serving a request where it was
+// read saves two goroutine hand-offs. In clusterTest mode a route lookup
+// may ask the product environment's name servers, so the handlers run on
+// a pool of ServerWorkerThreads instead.
+func (s *Server) processor(h remoting.Handler) remoting.Processor {
+	if s.fetch == nil {
+		return remoting.Processor{Handler: h, Inline: true}
+	}
+	return remoting.Processor{
+		Handler:       h,
+		Workers:       max(1, int(s.opts.Netty.ServerWorkerThreads)),
+		QueueCapacity: workQueue,
+	}
 }
 
 // idleTimeout maps serverChannelMaxIdleTimeSeconds: 0 or less turns Netty's

@@ -57,9 +57,12 @@ type Conn struct {
 	isClosed bool            // Lock should be held
 	reason   closeReason     // Lock should be held
 	pending  map[int32]*call // calls awaiting a response; Lock should be held
-	spare    []outItem       // write loop only
-	vec      net.Buffers     // write loop only
-	offs     []int           // write loop only
+	writing  bool            // a batch is being written; Lock should be held
+	// The writer of the moment — the write loop or the read loop, whichever
+	// set writing — owns these.
+	spare []outItem
+	vec   net.Buffers
+	offs  []int
 }
 
 // epoch is the origin of lastActive; time.Since on it is monotonic.
@@ -225,6 +228,7 @@ func (c *Conn) readLoop() {
 	for {
 		cmd, err := fr.ReadCommand()
 		if err != nil {
+			c.flushReplies() // what the burst answered before a bad frame
 			c.readFailed(err)
 			break
 		}
@@ -242,6 +246,9 @@ func (c *Conn) readLoop() {
 			continue
 		}
 		c.handleRequest(cmd)
+		if !fr.FrameBuffered() {
+			c.flushReplies() // the read burst is served
+		}
 	}
 	<-c.writerDone
 	c.fireCloseHooks()

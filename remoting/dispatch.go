@@ -28,33 +28,43 @@ import (
 )
 
 // handleRequest runs on the read loop, with req already counted in
-// ep.handlers: it picks the processor and submits the request to its pool.
+// ep.handlers: it picks the processor and runs the handler inline or
+// submits the request to the processor's pool. Replies made here are
+// queued without waking the writer; the read loop flushes them once its
+// read burst is served (flushReplies).
 func (c *Conn) handleRequest(req *wire.Command) {
-	ok := false
-	defer func() {
-		if !ok {
-			c.ep.handlers.done()
-		}
-	}()
 	p := c.ep.procs.lookup(req.Code)
-	if p == nil {
+	switch {
+	case p == nil:
 		remark := notSupportedRemark(req.Code)
 		c.log.WithField("code", req.Code).Error("remoting:" + remark)
 		c.replyError(req, protocol.RespRequestCodeNotSupported, remark)
-		return
-	}
-	if p.RejectRequest != nil && p.RejectRequest() {
+	case p.RejectRequest != nil && p.RejectRequest():
 		c.replyError(req, protocol.RespSystemBusy, remarkReject)
-		return
+	case p.Inline:
+		if resp := c.runHandler(p, req); resp != nil {
+			_ = c.push(outItem{cmd: resp, after: req})
+		}
+	default:
+		c.submit(p, req)
+		return // counted until the worker ends
 	}
+	c.ep.handlers.done()
+}
+
+// submit hands req to p's pool; when the pool refuses it, the request is
+// answered SYSTEM_BUSY "[OVERLOAD]…" (or dropped, if oneway) like Java.
+func (c *Conn) submit(p *processor, req *wire.Command) {
 	err := p.pool.Submit(func() {
 		defer c.ep.handlers.done()
-		c.runHandler(p, req)
+		if resp := c.runHandler(p, req); resp != nil {
+			_ = c.enqueue(outItem{cmd: resp, after: req})
+		}
 	})
 	if err == nil {
-		ok = true
 		return
 	}
+	defer c.ep.handlers.done()
 	if c.ep.warnLimited() {
 		c.log.WithFields(logrus.Fields{"code": req.Code, "error": err}).
 			Warn("remoting: too many requests and processor pool busy")
@@ -66,16 +76,18 @@ func (c *Conn) handleRequest(req *wire.Command) {
 	c.replyError(req, protocol.RespSystemBusy, remarkOverload)
 }
 
-// replyError writes a response made by the remoting layer, in the
-// endpoint's serialize type, and releases req after it.
+// replyError queues, from the read loop, a response made by the remoting
+// layer, in the endpoint's serialize type, and releases req after it.
 func (c *Conn) replyError(req *wire.Command, code protocol.ResponseCode, remark string) {
 	resp := wire.NewResponse(req, int32(code), remark)
 	resp.Serialize = c.ep.serialize
-	_ = c.enqueue(outItem{cmd: resp, after: req})
+	_ = c.push(outItem{cmd: resp, after: req})
 }
 
-// runHandler runs on a pool worker and writes the outcome.
-func (c *Conn) runHandler(p *processor, req *wire.Command) {
+// runHandler runs p's handler and returns the response to write, with
+// req's opaque and serialize type, or nil when nothing is to be written;
+// then req has been released.
+func (c *Conn) runHandler(p *processor, req *wire.Command) *wire.Command {
 	resp, err := c.callHandler(p.Handler, req)
 	switch {
 	case err != nil:
@@ -93,9 +105,9 @@ func (c *Conn) runHandler(p *processor, req *wire.Command) {
 			resp.Release()
 		}
 		req.Release()
-		return
+		return nil
 	}
-	_ = c.enqueue(outItem{cmd: resp, after: req})
+	return resp
 }
 
 // errorResponse answers a handler error: a *protocol.Error is an ordinary

@@ -34,6 +34,14 @@ type Processor struct {
 	// RejectRequest, when set and true, answers SYSTEM_BUSY
 	// "[REJECTREQUEST]…" without running the handler (Java rejectRequest()).
 	RejectRequest func() bool
+	// Inline runs the handler on the connection's read loop instead of a
+	// pool, for handlers that are cheap and never block (the name server's
+	// table lookups): no hand-off to a worker, and the reply is written by
+	// the read loop itself when the connection's writer is idle. Requests
+	// of one connection are then served one after the other, and a pool is
+	// never full, so SYSTEM_BUSY "[OVERLOAD]…" is never answered. Pool,
+	// Workers and QueueCapacity must be left zero.
+	Inline bool
 }
 
 type processor struct {
@@ -57,6 +65,12 @@ func (t *table) newProcessor(p Processor) *processor {
 		panic("remoting: processor without handler")
 	}
 	pr := &processor{Processor: p, pool: p.Pool}
+	if p.Inline {
+		if p.Pool != nil || p.Workers != 0 || p.QueueCapacity != 0 {
+			panic("remoting: inline processor with a pool")
+		}
+		return pr
+	}
 	if pr.pool == nil {
 		n := p.Workers
 		if n <= 0 {
@@ -169,7 +183,7 @@ func (t *tracker) wait(ctx context.Context) error {
 type endpoint struct {
 	connConfig
 	procs    table
-	handlers tracker        // requests submitted to a pool and not finished
+	handlers tracker        // requests read and not finished
 	loops    sync.WaitGroup // read and write loops
 	ctx      context.Context
 	cancel   context.CancelFunc

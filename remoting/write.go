@@ -65,9 +65,20 @@ func (c *Conn) Respond(req, resp *wire.Command) error {
 	return c.Send(resp)
 }
 
-// enqueue adds it to the outbound queue, or releases it and fails when the
-// connection is closed or the peer is too slow.
+// enqueue queues it and wakes the write loop.
 func (c *Conn) enqueue(it outItem) error {
+	if err := c.push(it); err != nil {
+		return err
+	}
+	c.wakeWriter()
+	return nil
+}
+
+// push adds it to the outbound queue without waking the write loop, or
+// releases it and fails when the connection is closed or the peer is too
+// slow. The read loop pushes the replies of a read burst, then calls
+// flushReplies.
+func (c *Conn) push(it outItem) error {
 	it.size = estimate(it.cmd)
 	c.mu.Lock()
 	if c.isClosed {
@@ -86,11 +97,14 @@ func (c *Conn) enqueue(it outItem) error {
 	c.queue = append(c.queue, it)
 	c.queued += it.size
 	c.mu.Unlock()
+	return nil
+}
+
+func (c *Conn) wakeWriter() {
 	select {
 	case c.wake <- struct{}{}:
 	default:
 	}
-	return nil
 }
 
 // drain makes the write loop close the connection once the queue is empty.
@@ -98,14 +112,71 @@ func (c *Conn) drain() {
 	c.mu.Lock()
 	c.draining = true
 	c.mu.Unlock()
-	select {
-	case c.wake <- struct{}{}:
-	default:
+	c.wakeWriter()
+}
+
+// inlineWriteMax bounds what the read loop writes itself: a few small
+// replies, which the socket buffer takes at once. More is left to the write
+// loop, so that a peer slow to read stalls the writer, not the reader.
+const inlineWriteMax = 64 << 10
+
+// flushReplies runs on the read loop once no whole frame is left buffered.
+// When the write loop is idle and what is queued is small, it writes the
+// queue itself — one writev for the replies of the whole read burst and no
+// hand-off to the writer goroutine (nats-server's readLoop flush);
+// otherwise it wakes the write loop.
+func (c *Conn) flushReplies() {
+	c.mu.Lock()
+	switch {
+	case c.isClosed || len(c.queue) == 0:
+		c.mu.Unlock()
+		return
+	case c.writing || c.queued > inlineWriteMax:
+		c.mu.Unlock()
+		c.wakeWriter()
+		return
+	}
+	batch := c.takeLocked()
+	c.mu.Unlock()
+	if c.writeBatch(batch) {
+		c.wakeWriter() // more was queued meanwhile, or the queue drains
 	}
 }
 
+// takeLocked takes the queue for writing and marks a write in progress.
+// Lock should be held.
+func (c *Conn) takeLocked() []outItem {
+	batch := c.queue
+	c.queue, c.spare = c.spare, nil // the two never share an array
+	c.writing = true
+	return batch
+}
+
+// writeBatch writes and releases a batch taken with takeLocked, ends the
+// write in progress and reports whether the write loop has work: a queue
+// filled meanwhile or a drain to finish.
+func (c *Conn) writeBatch(batch []outItem) bool {
+	n, err := c.flush(batch)
+	releaseAll(batch)
+	clear(batch)
+	c.spare = batch[:0]
+	c.mu.Lock()
+	c.queued -= n
+	c.writing = false
+	more := len(c.queue) > 0 || c.draining
+	c.mu.Unlock()
+	if err != nil {
+		c.writeFailed(err)
+	} else {
+		c.touch()
+	}
+	return more
+}
+
 // writeLoop writes queued commands in batches until the connection closes;
-// whatever is still queued then is released unwritten.
+// whatever is still queued then is released unwritten. While the read loop
+// writes (flushReplies) it leaves the queue alone: the read loop wakes it
+// when done if anything is left.
 func (c *Conn) writeLoop() {
 	defer c.ep.loops.Done()
 	defer close(c.writerDone)
@@ -115,33 +186,26 @@ func (c *Conn) writeLoop() {
 		case <-c.closed:
 		}
 		c.mu.Lock()
-		batch := c.queue
-		c.queue, c.spare = c.spare, nil // the two never share an array
-		closed := c.isClosed
-		c.mu.Unlock()
-		if closed {
+		switch {
+		case c.isClosed:
+			batch := c.queue
+			c.queue = nil
+			c.mu.Unlock()
 			releaseAll(batch)
 			return
-		}
-		if len(batch) > 0 {
-			n, err := c.flush(batch)
-			releaseAll(batch)
-			clear(batch)
-			c.mu.Lock()
-			c.queued -= n
+		case c.writing:
 			c.mu.Unlock()
-			if err != nil {
-				c.writeFailed(err)
-			} else {
-				c.touch()
+		case len(c.queue) > 0:
+			batch := c.takeLocked()
+			c.mu.Unlock()
+			if c.writeBatch(batch) {
+				c.wakeWriter()
 			}
-		}
-		c.spare = batch[:0]
-		c.mu.Lock()
-		done := c.draining && len(c.queue) == 0
-		c.mu.Unlock()
-		if done {
+		case c.draining:
+			c.mu.Unlock()
 			c.closeWith(reasonLocal)
+		default:
+			c.mu.Unlock()
 		}
 	}
 }

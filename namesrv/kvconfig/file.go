@@ -8,8 +8,8 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/sputnikmq/sputnik/compat/fastjson"
 	"github.com/sputnikmq/sputnik/compat/atomicfile"
+	"github.com/sputnikmq/sputnik/compat/fastjson"
 )
 
 // kvConfig.json, as KVConfigManager.persist writes it through

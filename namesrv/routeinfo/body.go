@@ -12,8 +12,8 @@ import (
 	"strings"
 
 	"github.com/sputnikmq/sputnik/compat/fastjson"
-	"github.com/sputnikmq/sputnik/compat/javaprops"
 	"github.com/sputnikmq/sputnik/compat/javalang/jhash"
+	"github.com/sputnikmq/sputnik/compat/javaprops"
 )
 
 // Decoders of the REGISTER_BROKER body in its three forms.

@@ -159,6 +159,23 @@ func (fr *FrameReader) ReadCommand() (*Command, error) {
 	return c, nil
 }
 
+// FrameBuffered reports whether the next ReadCommand returns without
+// reading from the stream: a whole frame, or a length field that fails at
+// once, is already buffered. A server uses it to answer every request of
+// one read burst before writing their responses together.
+func (fr *FrameReader) FrameBuffered() bool {
+	n := fr.r.Buffered()
+	if n < lengthFieldSize {
+		return false
+	}
+	head, err := fr.r.Peek(lengthFieldSize)
+	if err != nil {
+		return false
+	}
+	size := int64(int32(binary.BigEndian.Uint32(head)))
+	return size < 0 || size+lengthFieldSize > int64(fr.max) || int64(n-lengthFieldSize) >= size
+}
+
 func grow(b []byte, n int) []byte {
 	if cap(b) >= n {
 		return b[:n]

@@ -26,9 +26,11 @@ func seedFrames(t testing.TB) [][]byte {
 // way TCP may deliver it.
 type splitReader struct {
 	parts [][]byte
+	reads int
 }
 
 func (r *splitReader) Read(p []byte) (int, error) {
+	r.reads++
 	for len(r.parts) > 0 && len(r.parts[0]) == 0 {
 		r.parts = r.parts[1:]
 	}
@@ -42,7 +44,8 @@ func (r *splitReader) Read(p []byte) (int, error) {
 
 // FuzzFrameReader feeds arbitrary byte streams, split at an arbitrary
 // point, to the frame reader: it must never panic, and whatever it decodes
-// must re-encode to a frame that decodes to the same command.
+// must re-encode to a frame that decodes to the same command. When
+// FrameBuffered says a frame is buffered, ReadCommand must not read.
 func FuzzFrameReader(f *testing.F) {
 	for _, s := range seedFrames(f) {
 		f.Add(s, uint16(3))
@@ -51,9 +54,14 @@ func FuzzFrameReader(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, split uint16) {
 		_ = Annotate(data)
 		at := int(split) % (len(data) + 1)
-		fr := NewFrameReader(&splitReader{parts: [][]byte{data[:at], data[at:]}}, 1<<16)
+		r := &splitReader{parts: [][]byte{data[:at], data[at:]}}
+		fr := NewFrameReader(r, 1<<16)
 		for {
+			buffered, reads := fr.FrameBuffered(), r.reads
 			c, err := fr.ReadCommand()
+			if buffered && r.reads != reads {
+				t.Fatalf("FrameBuffered was true, but ReadCommand read from the stream")
+			}
 			if err != nil {
 				return
 			}
