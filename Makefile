@@ -19,7 +19,28 @@ FUZZ_TARGETS := \
 	./compat/fastjson:FuzzParse \
 	./compat/javaprops:FuzzParse \
 	./compat/javalang:FuzzParse \
-	./compat/javalang:FuzzFormat
+	./compat/javalang:FuzzFormat \
+	./store/message:FuzzDecodeRecord \
+	./store/message:FuzzParseProperties \
+	./store/message:FuzzBatch \
+	./store/commitlog:FuzzRecoverTail \
+	./store/consumequeue:FuzzUnit \
+	./store/consumequeue:FuzzExtUnit \
+	./store/consumequeue:FuzzRecover \
+	./store/index:FuzzOpen \
+	./store/index:FuzzQuery \
+	./store/config:FuzzDecodeTopics \
+	./store/config:FuzzDecodeSubscriptionGroups \
+	./store/config:FuzzDecodeConsumerOffsets \
+	./store/config:FuzzDecodeDelayOffsets \
+	./store/config:FuzzDecodeConsumerFilters \
+	./broker/body:FuzzHeartbeatData \
+	./broker/body:FuzzCheckClientRequest \
+	./broker/body:FuzzLockBatchRequest \
+	./broker/body:FuzzLockBatchResponse \
+	./broker/body:FuzzConsumerList \
+	./broker/brokerconfig:FuzzLoad \
+	./broker/topics:FuzzValidate
 
 .PHONY: all build run test generate check-generated fmt-check lint vet fuzz bench java-oracle clean
 
