@@ -196,6 +196,7 @@ func (h *sendHandlers) sendOne(c *remoting.Conn, req, resp *wire.Command, hdr *p
 	props := message.ParsePropertiesString(hdr.Properties)
 	wait, hasWait := props.Get(message.PropWait)
 	m.WaitStoreMsgOK = !hasWait || javalang.ParseBool(wait) // Message.isWaitStoreMsgOK: absent means true
+	m.WaitProperty = wait
 	if tran, _ := props.Get(message.PropTranMsg); javalang.ParseBool(tran) {
 		if h.set.RejectTransactionMessage {
 			return fail(resp, protocol.RespNoPermission, "the broker["+h.set.BrokerIP1+"] sending transaction message is forbidden"), nil
@@ -364,7 +365,7 @@ func withoutDelay(props string) string {
 // topic and queue kept in properties, its transaction type cleared.
 func halfMessage(m *store.Message) *store.Message {
 	h := *m
-	p := message.ParseProperties(m.Properties)
+	p := m.PropertyMap()
 	p.Set(message.PropRealTopic, m.Topic)
 	p.Set(message.PropRealQueueID, strconv.Itoa(int(m.QueueID)))
 	h.Properties = message.AppendProperties(nil, p.HashMapOrder())

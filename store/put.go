@@ -60,6 +60,15 @@ type Message struct {
 	StoreHost                 message.Host
 	ReconsumeTimes            int32
 	PreparedTransactionOffset int64
+	// WaitProperty is the WAIT value Java keeps in the message's property
+	// map although the broker leaves it out of the stored string ("" when
+	// the request had none). Rewrites that rebuild the string from the map
+	// (the delay-level rewrite, the transactional half message) bring it
+	// back, as Java does.
+	WaitProperty string
+	// NoDelay ignores a DELAY property (a delayed message being delivered:
+	// Java clears the level from its map but not from the stored string).
+	NoDelay bool
 	// WaitStoreMsgOK asks a SYNC_FLUSH store to answer only once the
 	// message is durable (the WAIT property; Java isWaitStoreMsgOK).
 	WaitStoreMsgOK bool
@@ -175,6 +184,18 @@ func (s *Store) recordOf(m *Message) message.Record {
 	}
 }
 
+// PropertyMap is the message's property map as Java holds it: the stored
+// string's pairs plus WaitProperty.
+func (m *Message) PropertyMap() message.Properties {
+	props := message.ParseProperties(m.Properties)
+	if m.WaitProperty != "" {
+		if _, ok := props.Get(message.PropWait); !ok {
+			props.Set(message.PropWait, m.WaitProperty)
+		}
+	}
+	return props
+}
+
 // applyDelay is the delay-level rewrite of Java CommitLog.asyncPutMessage:
 // a consumable message with DELAY > 0 goes to SCHEDULE_TOPIC_XXXX, queue
 // level−1 (the level clamped to the highest), with REAL_TOPIC and REAL_QID
@@ -184,7 +205,7 @@ func (s *Store) recordOf(m *Message) message.Record {
 // Java parses DELAY with Integer.parseInt and fails the put with an
 // exception when it is not a number; that is MESSAGE_ILLEGAL here.
 func (s *Store) applyDelay(m *Message) (*Message, error) {
-	if !message.Consumable(m.SysFlag) {
+	if m.NoDelay || !message.Consumable(m.SysFlag) {
 		return m, nil
 	}
 	raw, ok := message.LookupProperty(m.Properties, message.PropDelay)
@@ -198,7 +219,7 @@ func (s *Store) applyDelay(m *Message) (*Message, error) {
 	if level <= 0 {
 		return m, nil
 	}
-	props := message.ParseProperties(m.Properties)
+	props := m.PropertyMap()
 	if level > s.delays.Max() {
 		level = s.delays.Max()
 		props.Set(message.PropDelay, strconv.Itoa(int(level))) // Java setDelayTimeLevel

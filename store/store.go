@@ -284,6 +284,14 @@ func (s *Store) Start() error {
 	s.runService(s.reput.run)
 	s.runService(s.flushLogicsLoop)
 	s.runService(s.cleanLoop)
+	if s.cfg.BrokerRole != Slave {
+		sc, err := newScheduler(s)
+		if err != nil {
+			return fmt.Errorf("store: load delay offsets: %w", err)
+		}
+		sc.correct()
+		s.runService(sc.run)
+	}
 	return nil
 }
 

@@ -233,3 +233,32 @@ func TestSecondOpenIsLocked(t *testing.T) {
 	_, err := os.Stat(filepath.Join(cfg.StorePathRootDir, "abort"))
 	require.NoError(t, err)
 }
+
+// Java 4.9.8 ScheduleMessageService: a due delayed message is put back to
+// its REAL_TOPIC/REAL_QID; the stored string keeps DELAY and the REAL_*
+// keys (Java clears DELAY from the map only), and it is not delayed again.
+func TestScheduledDelivery(t *testing.T) {
+	cfg := testConfig(t.TempDir())
+	cfg.MessageDelayLevel = "1s 2s"
+	s := openStore(t, cfg)
+	defer s.Close()
+	r := s.PutMessage(&Message{
+		Topic: "Later", QueueID: 1, Body: []byte("due"), Properties: props(message.PropDelay, "1", message.PropTags, "T"),
+		BornHost: testBorn, StoreHost: testStore,
+	})
+	require.Equal(t, PutOK, r.Status)
+	eventually(t, "delivery", func() bool { return s.MaxOffsetInQueue("Later", 1) == 1 })
+	res, _ := s.GetMessage("G", "Later", 1, 0, 1, nil)
+	require.Equal(t, Found, res.Status)
+	rec, _ := message.DecodeRecord(res.Messages[0].B, false)
+	require.Equal(t, "due", string(rec.Body))
+	require.GreaterOrEqual(t, rec.StoreTimestamp-r.StoreTimestamp, int64(1000), "not before its level's delay")
+	p := message.ParseProperties(rec.Properties)
+	v, _ := p.Get(message.PropRealTopic)
+	require.Equal(t, "Later", v)
+	res.Release()
+	q := s.ConsumeQueues().Get("Later", 1)
+	u, err := q.Get(0)
+	require.NoError(t, err)
+	require.Equal(t, message.TagsCode("T"), u.TagsCode, "the real queue's tags code is the tag hash again")
+}

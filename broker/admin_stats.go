@@ -1,0 +1,399 @@
+package broker
+
+// Statistics for mqadmin topicStatus, consumerProgress, topicRoute's
+// consumers and brokerStatus:
+//
+//	GET_TOPIC_STATS_INFO (202)        TopicStatsTable: min/max offset and the
+//	                                  last store time of every write queue
+//	GET_CONSUME_STATS (208)           ConsumeStats: broker and consumer offset
+//	                                  and the last consumed store time per
+//	                                  read queue, consumeTps
+//	QUERY_TOPIC_CONSUME_BY_WHO (300)  GroupList: online groups subscribing
+//	                                  the topic plus groups with its offsets
+//	GET_BROKER_RUNTIME_INFO (28)      KVTable of Java's runtime keys (runtimeInfo)
+//
+// Java 4.9.8 mirror: AdminBrokerProcessor.getTopicStatsInfo,
+// getConsumeStats, queryTopicConsumeByWho, getBrokerRuntimeInfo /
+// prepareRuntimeInfo with DefaultMessageStore.getRuntimeInfo and
+// StoreStatsService.getRuntimeInfo.
+//
+// Sputnik keeps no per-group get statistics, so consumeTps is always 0.0;
+// the runtime keys of statistics it does not keep carry Java's values for
+// a broker that has done nothing (see runtimeInfo.table).
+
+import (
+	"context"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/sputnikmq/sputnik/broker/body"
+	"github.com/sputnikmq/sputnik/broker/brokerconfig"
+	"github.com/sputnikmq/sputnik/broker/clients"
+	"github.com/sputnikmq/sputnik/broker/offsets"
+	"github.com/sputnikmq/sputnik/broker/topics"
+	"github.com/sputnikmq/sputnik/compat/fastjson"
+	"github.com/sputnikmq/sputnik/compat/javalang"
+	"github.com/sputnikmq/sputnik/compat/javalang/jhash"
+	"github.com/sputnikmq/sputnik/remoting"
+	"github.com/sputnikmq/sputnik/remoting/protocol"
+	"github.com/sputnikmq/sputnik/remoting/wire"
+	"github.com/sputnikmq/sputnik/store"
+)
+
+type statsAdmin struct {
+	store      *store.Store
+	topics     *topics.Manager
+	offsets    *offsets.Manager
+	consumers  *clients.ConsumerManager
+	brokerName string
+	runtime    runtimeInfo
+}
+
+func (h *statsAdmin) register(t handlerTable) {
+	t.add(protocol.ReqGetTopicStatsInfo, h.topicStats)
+	t.add(protocol.ReqGetConsumeStats, h.consumeStats)
+	t.add(protocol.ReqQueryTopicConsumeByWho, h.consumeByWho)
+	t.add(protocol.ReqGetBrokerRuntimeInfo, h.runtimeInfo)
+}
+
+// queueStat is one queue's row of TopicStatsTable (TopicOffset) or
+// ConsumeStats (OffsetWrapper): three longs written under their names in
+// fastjson's alphabetical order.
+type queueStat struct {
+	mq     body.MessageQueue
+	names  [3]string
+	values [3]int64
+}
+
+var (
+	topicOffsetNames   = [3]string{"lastUpdateTimestamp", "maxOffset", "minOffset"}
+	offsetWrapperNames = [3]string{"brokerOffset", "consumerOffset", "lastTimestamp"}
+)
+
+// writeQueueStats writes a HashMap<MessageQueue, …> in Java's iteration
+// order, the queue objects as keys.
+func writeQueueStats(w *fastjson.Writer, rows []queueStat) {
+	m := jhash.NewMap[body.MessageQueue, queueStat](body.MessageQueue.HashCode, -1)
+	for _, r := range rows {
+		m.Put(r.mq, r)
+	}
+	w.BeginObject()
+	m.Range(func(mq body.MessageQueue, r queueStat) bool {
+		w.KeyObject(func(w *fastjson.Writer) { writeMQ(w, mq) })
+		w.BeginObject()
+		for i, name := range r.names {
+			w.Key(name)
+			w.Int64(r.values[i])
+		}
+		w.EndObject()
+		return true
+	})
+	w.EndObject()
+}
+
+func writeMQ(w *fastjson.Writer, mq body.MessageQueue) {
+	w.BeginObject()
+	w.Key("brokerName")
+	w.String(mq.BrokerName)
+	w.Key("queueId")
+	w.Int(int(mq.QueueID))
+	w.Key("topic")
+	w.String(mq.Topic)
+	w.EndObject()
+}
+
+func (h *statsAdmin) topicStats(_ context.Context, _ *remoting.Conn, req *wire.Command) (*wire.Command, error) {
+	var hdr protocol.GetTopicStatsInfoRequestHeader
+	if err := hdr.DecodeFrom(req); err != nil {
+		return nil, err
+	}
+	tc, ok := h.topics.Select(hdr.Topic)
+	if !ok {
+		return wire.NewResponse(req, int32(protocol.RespTopicNotExist), "topic["+hdr.Topic+"] not exist"), nil
+	}
+	rows := make([]queueStat, 0, max(tc.WriteQueueNums, 0))
+	for q := range max(tc.WriteQueueNums, 0) {
+		minOff := max(h.store.MinOffsetInQueue(hdr.Topic, q), 0)
+		maxOff := max(h.store.MaxOffsetInQueue(hdr.Topic, q), 0)
+		var ts int64
+		if maxOff > 0 {
+			ts = h.store.MessageStoreTime(hdr.Topic, q, maxOff-1)
+		}
+		rows = append(rows, queueStat{mq: h.mq(hdr.Topic, q), names: topicOffsetNames, values: [3]int64{ts, maxOff, minOff}})
+	}
+	w := fastjson.NewWriter(fastjson.Compact)
+	w.BeginObject()
+	w.Key("offsetTable")
+	writeQueueStats(w, rows)
+	w.EndObject()
+	resp := success(req)
+	resp.Body = w.Bytes()
+	return resp, w.Err()
+}
+
+func (h *statsAdmin) mq(topic string, q int32) body.MessageQueue {
+	return body.MessageQueue{Topic: topic, BrokerName: h.brokerName, QueueID: q}
+}
+
+func (h *statsAdmin) consumeStats(_ context.Context, _ *remoting.Conn, req *wire.Command) (*wire.Command, error) {
+	var hdr protocol.GetConsumeStatsRequestHeader
+	if err := hdr.DecodeFrom(req); err != nil {
+		return nil, err
+	}
+	topicList := []string{hdr.Topic}
+	if isBlank(hdr.Topic) {
+		topicList = h.offsets.TopicsOf(hdr.ConsumerGroup)
+	}
+	var rows []queueStat
+	for _, topic := range topicList {
+		rows = append(rows, h.consumeRows(hdr.ConsumerGroup, topic)...)
+	}
+	w := fastjson.NewWriter(fastjson.Compact)
+	w.BeginObject()
+	w.Key("consumeTps")
+	w.Float64(0)
+	w.Key("offsetTable")
+	writeQueueStats(w, rows)
+	w.EndObject()
+	resp := success(req)
+	resp.Body = w.Bytes()
+	return resp, w.Err()
+}
+
+// consumeRows are the rows of one topic; none when the topic is unknown or
+// the group is online without subscribing it.
+func (h *statsAdmin) consumeRows(group, topic string) []queueStat {
+	tc, ok := h.topics.Select(topic)
+	if !ok {
+		return nil
+	}
+	if _, found := h.consumers.FindSubscription(group, topic); !found && h.consumers.SubscriptionCount(group) > 0 {
+		return nil
+	}
+	rows := make([]queueStat, 0, max(tc.ReadQueueNums, 0))
+	for q := range max(tc.ReadQueueNums, 0) {
+		brokerOff := max(h.store.MaxOffsetInQueue(topic, q), 0)
+		consumerOff := max(h.offsets.Query(group, topic, q), 0)
+		var last int64
+		if consumerOff-1 >= 0 {
+			if ts := h.store.MessageStoreTime(topic, q, consumerOff-1); ts > 0 {
+				last = ts
+			}
+		}
+		rows = append(rows, queueStat{mq: h.mq(topic, q), names: offsetWrapperNames, values: [3]int64{brokerOff, consumerOff, last}})
+	}
+	return rows
+}
+
+func (h *statsAdmin) consumeByWho(_ context.Context, _ *remoting.Conn, req *wire.Command) (*wire.Command, error) {
+	var hdr protocol.QueryTopicConsumeByWhoRequestHeader
+	if err := hdr.DecodeFrom(req); err != nil {
+		return nil, err
+	}
+	set := jhash.NewStringSet()
+	for _, g := range h.consumers.GroupsConsuming(hdr.Topic) {
+		set.Add(g)
+	}
+	for _, g := range h.offsets.GroupsOf(hdr.Topic) {
+		set.Add(g)
+	}
+	w := fastjson.NewWriter(fastjson.Compact)
+	w.BeginObject()
+	w.Key("groupList")
+	w.BeginArray()
+	for _, g := range set.Keys() {
+		w.String(g)
+	}
+	w.EndArray()
+	w.EndObject()
+	resp := success(req)
+	resp.Body = w.Bytes()
+	return resp, w.Err()
+}
+
+func (h *statsAdmin) runtimeInfo(_ context.Context, _ *remoting.Conn, req *wire.Command) (*wire.Command, error) {
+	w := fastjson.NewWriter(fastjson.Compact)
+	w.BeginObject()
+	w.Key("table")
+	w.BeginObject()
+	h.runtime.table(h.store).Range(func(k, v string) bool {
+		w.Key(k)
+		w.String(v)
+		return true
+	})
+	w.EndObject()
+	w.EndObject()
+	resp := success(req)
+	resp.Body = w.Bytes()
+	return resp, w.Err()
+}
+
+// runtimeInfo is what GET_BROKER_RUNTIME_INFO reports besides the store.
+type runtimeInfo struct {
+	// BootTime is when the store started (ms).
+	BootTime int64
+	// Broker supplies the queue capacities and startAcceptSendRequestTimeStamp.
+	Broker *brokerconfig.BrokerConfig
+	// Now is the clock (nil: time.Now).
+	Now func() time.Time
+}
+
+// zeroDistribution is StoreStatsService.putMessageDistributeTimeToString
+// with every bucket 0 (Sputnik does not time puts).
+const zeroDistribution = "[<=0ms]:0 [0~10ms]:0 [10~50ms]:0 [50~100ms]:0 [100~200ms]:0 [200~500ms]:0 " +
+	"[500ms~1s]:0 [1~2s]:0 [2~3s]:0 [3~4s]:0 [4~5s]:0 [5~10s]:0 [10s~]:0 "
+
+// table is prepareRuntimeInfo: a HashMap(64) filled in Java's order. Keys
+// of statistics Sputnik does not keep (put/get counts, TPS, latencies,
+// thread-pool queue sizes and head wait times, page-cache lock time) carry
+// the values of an idle Java broker; the schedule service's
+// scheduleMessageOffset_N keys are left out (the store has none).
+func (r runtimeInfo) table(s *store.Store) *jhash.Map[string, string] {
+	m := jhash.NewMap[string, string](jhash.String, 64)
+	put := func(k, v string) { m.Put(k, v) }
+	i64 := func(v int64) string { return strconv.FormatInt(v, 10) }
+	r.storeStats(put)
+	cfg := s.Config()
+	minRatio := math.MaxFloat64
+	for _, p := range strings.Split(strings.TrimSpace(commitLogPaths(cfg)), ",") {
+		ratio := store.DiskUsage(p)
+		put("commitLogDiskRatio_"+p, javalang.FormatDouble(ratio))
+		minRatio = min(minRatio, ratio)
+	}
+	put("commitLogDiskRatio", javalang.FormatDouble(minRatio))
+	put("consumeQueueDiskRatio", javalang.FormatDouble(store.DiskUsage(cfg.StorePathRootDir+"/consumequeue")))
+	put("commitLogMinOffset", i64(s.MinPhyOffset()))
+	put("commitLogMaxOffset", i64(s.MaxPhyOffset()))
+	r.brokerStats(put)
+	put("dispatchBehindBytes", i64(s.DispatchBehind()))
+	for _, k := range []string{"pageCacheLockTimeMills", "sendThreadPoolQueueHeadWaitTimeMills",
+		"pullThreadPoolQueueHeadWaitTimeMills", "queryThreadPoolQueueHeadWaitTimeMills"} {
+		put(k, "0")
+	}
+	put("earliestMessageTimeStamp", i64(s.EarliestTime()))
+	put("startAcceptSendRequestTimeStamp", i64(r.Broker.StartAcceptSendRequestTimeStamp))
+	put("remainTransientStoreBufferNumbs", strconv.Itoa(math.MaxInt32)) // TransientStorePool.availableBufferNums without a pool
+	put("remainHowManyDataToFlush", humanReadableByteCount(s.MaxPhyOffset()-s.CommitLog().FlushedOffset()))
+	if total, free, ok := diskSpace(cfg.StorePathRootDir); ok {
+		put("commitLogDirCapacity", "Total : "+humanReadableByteCount(total)+", Free : "+humanReadableByteCount(free)+".")
+	}
+	return m
+}
+
+// storeStats puts StoreStatsService.getRuntimeInfo's keys.
+func (r runtimeInfo) storeStats(put func(k, v string)) {
+	now := time.Now
+	if r.Now != nil {
+		now = r.Now
+	}
+	put("bootTimestamp", strconv.FormatInt(r.BootTime, 10))
+	put("runtime", formatRuntime(now().UnixMilli()-r.BootTime))
+	put("putMessageEntireTimeMax", "0")
+	put("putMessageTimesTotal", "1") // Java reports 1 when nothing was counted
+	put("putMessageFailedTimes", "0")
+	put("putMessageSizeTotal", "0")
+	put("putMessageDistributeTime", zeroDistribution)
+	put("putMessageAverageSize", "0.0")
+	put("dispatchMaxBuffer", "0")
+	put("getMessageEntireTimeMax", "0")
+	for _, k := range []string{"putTps", "getFoundTps", "getMissTps", "getTotalTps", "getTransferedTps"} {
+		put(k, "0.0 0.0 0.0")
+	}
+	put("putLatency99", "0.00")
+	put("putLatency999", "0.00")
+}
+
+// brokerStats puts prepareRuntimeInfo's BrokerStats and thread-pool keys.
+func (r runtimeInfo) brokerStats(put func(k, v string)) {
+	bc := r.Broker
+	i32 := func(v int32) string { return strconv.Itoa(int(v)) }
+	put("brokerVersionDesc", "V4_9_8")
+	put("brokerVersion", strconv.Itoa(int(wire.CurrentVersion)))
+	for _, k := range []string{"msgPutTotalYesterdayMorning", "msgPutTotalTodayMorning", "msgPutTotalTodayNow",
+		"msgGetTotalYesterdayMorning", "msgGetTotalTodayMorning", "msgGetTotalTodayNow"} {
+		put(k, "0")
+	}
+	put("sendThreadPoolQueueSize", "0")
+	put("sendThreadPoolQueueCapacity", i32(bc.SendThreadPoolQueueCapacity))
+	put("pullThreadPoolQueueSize", "0")
+	put("pullThreadPoolQueueCapacity", i32(bc.PullThreadPoolQueueCapacity))
+	put("queryThreadPoolQueueSize", "0")
+	put("queryThreadPoolQueueCapacity", i32(bc.QueryThreadPoolQueueCapacity))
+	put("EndTransactionQueueSize", "0")
+	put("EndTransactionThreadPoolQueueCapacity", i32(bc.EndTransactionPoolQueueCapacity))
+}
+
+// commitLogPaths is getStorePathPhysic: storePathCommitLog, else
+// root/commitlog (Java concatenates with File.separator).
+func commitLogPaths(cfg *store.Config) string {
+	if cfg.StorePathCommitLog != nil {
+		return *cfg.StorePathCommitLog
+	}
+	return cfg.StorePathRootDir + "/commitlog"
+}
+
+// formatRuntime is StoreStatsService.getFormatRuntime: MessageFormat
+// "[ {0} days, {1} hours, {2} minutes, {3} seconds ]" over longs, which
+// groups thousands with commas.
+func formatRuntime(ms int64) string {
+	const second, minute, hour, day = 1000, 60 * 1000, 3600 * 1000, 24 * 3600 * 1000
+	return "[ " + groupThousands(ms/day) + " days, " + groupThousands(ms%day/hour) + " hours, " +
+		groupThousands(ms%hour/minute) + " minutes, " + groupThousands(ms%minute/second) + " seconds ]"
+}
+
+func groupThousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// humanReadableByteCount is MixAll.humanReadableByteCount(bytes, false):
+// binary units, "%.1f %siB" (Java's HALF_UP on the exact double value).
+func humanReadableByteCount(bytes int64) string {
+	const unit = 1024
+	if bytes < unit {
+		return strconv.FormatInt(bytes, 10) + " B"
+	}
+	exp := int(math.Log(float64(bytes)) / math.Log(unit))
+	v := float64(bytes) / math.Pow(unit, float64(exp))
+	return formatHalfUp1(v) + " " + string("KMGTPE"[exp-1]) + "iB"
+}
+
+// formatHalfUp1 is String.format("%.1f", v) for a non-negative finite v:
+// the exact binary value rounded half up to one decimal.
+func formatHalfUp1(v float64) string {
+	r, _ := new(big.Float).SetPrec(0).SetFloat64(v).Rat(nil)
+	r.Mul(r, big.NewRat(10, 1))
+	r.Add(r, big.NewRat(1, 2))
+	q := new(big.Int).Quo(r.Num(), r.Denom())
+	s := q.String()
+	if len(s) < 2 {
+		s = "0" + s
+	}
+	return s[:len(s)-1] + "." + s[len(s)-1:]
+}
+
+// diskSpace is File.getTotalSpace and getUsableSpace of path; ok is false
+// when it does not exist.
+func diskSpace(path string) (total, usable int64, ok bool) {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(path, &st); err != nil {
+		return 0, 0, false
+	}
+	return int64(st.Blocks) * st.Bsize, int64(st.Bavail) * st.Bsize, true
+}
