@@ -57,6 +57,7 @@ type Broker struct {
 	locks     *clients.RebalanceLockManager
 	hold      *longpoll.Holder
 	server    *remoting.Server
+	vip       *remoting.Server // listenPort-2 (Java's fastRemotingServer)
 	client    *remoting.Client
 	reg       *registrar
 	pullPool  *ants.Pool
@@ -166,6 +167,8 @@ func (b *Broker) Start() error {
 	b.goService(func() { b.reg.run(b.stop, b.registerPeriod()) })
 	b.goService(func() { _ = b.offsets.Run(ctx) })
 	b.goService(func() { b.hold.Run(b.stop, b.checkInterval()) })
+	hk := &clients.Housekeeping{Producers: b.producers, Consumers: b.consumers}
+	b.goService(func() { hk.Run(ctx) })
 	return nil
 }
 
@@ -204,7 +207,15 @@ func (b *Broker) startServer() error {
 	if addr == "" {
 		addr = ":" + strconv.Itoa(int(b.cfg.NettyServer.ListenPort))
 	}
-	b.consumers = clients.NewConsumerManager(time.Now, b.log.WithField("component", "consumers"), nil)
+	notify := clients.NotifyListener(func() bool { return b.cfg.Broker.NotifyConsumerIdsChangedEnable },
+		func(ch clients.Channel, req *wire.Command) {
+			if c, ok := ch.(*remoting.Conn); ok {
+				if err := c.InvokeOneway(req); err != nil {
+					b.log.WithError(err).Debug("notifyConsumerIdsChanged")
+				}
+			}
+		}, nil)
+	b.consumers = clients.NewConsumerManager(time.Now, b.log.WithField("component", "consumers"), notify)
 	b.producers = clients.NewProducerManager(time.Now, b.log.WithField("component", "producers"))
 	b.locks = clients.NewRebalanceLockManager(time.Now, b.log.WithField("component", "locks"), 0)
 	b.server = remoting.NewServer(remoting.ServerConfig{
@@ -214,6 +225,14 @@ func (b *Broker) startServer() error {
 	})
 	if err := b.server.Listen(); err != nil {
 		return fmt.Errorf("broker: listen %s: %w", addr, err)
+	}
+	b.vip = remoting.NewServer(remoting.ServerConfig{
+		ListenAddr: vipAddr(addr, b.listenPort()), Log: b.log.WithField("component", "remoting-vip"), DefaultSerialize: b.opt.Serialize,
+		IdleTimeout: time.Duration(b.cfg.NettyServer.ServerChannelMaxIdleTimeSeconds) * time.Second,
+		Hooks:       remoting.ConnHooks{OnClose: b.connClosed},
+	})
+	if err := b.vip.Listen(); err != nil {
+		return fmt.Errorf("broker: listen on the VIP port: %w", err)
 	}
 	pool, err := ants.NewPool(max(int(b.cfg.Broker.PullMessageThreadPoolNums), 4))
 	if err != nil {
@@ -310,10 +329,26 @@ func (b *Broker) registerHandlers() {
 
 func workers(n int32) int { return max(int(n), 4) }
 
+// addProcessor registers a handler group on the main port and, unless it
+// is the pull group, on the VIP port (Java registers every processor but
+// PullMessageProcessor on its fastRemotingServer).
 func (b *Broker) addProcessor(n int, register func(handlerTable)) {
 	t := handlerTable{}
 	register(t)
 	b.server.RegisterProcessor(t.codes(), remoting.Processor{Handler: t.handler(b.log), Workers: n})
+	if _, pull := t[protocol.ReqPullMessage]; !pull {
+		b.vip.RegisterProcessor(t.codes(), remoting.Processor{Handler: t.handler(b.log), Workers: n})
+	}
+}
+
+// vipAddr is the VIP port's address: listenPort-2 on the same host, or an
+// ephemeral port when the main port is (tests).
+func vipAddr(mainAddr string, port int) string {
+	host, p, err := net.SplitHostPort(mainAddr)
+	if err != nil || p == "0" {
+		return net.JoinHostPort(host, "0")
+	}
+	return net.JoinHostPort(host, strconv.Itoa(port-2))
 }
 
 // clientRegistrations registers the client bookkeeping handlers.
@@ -376,6 +411,9 @@ func (b *Broker) Shutdown(ctx context.Context) error {
 		b.hold.WakeAll()
 		if b.server != nil {
 			errs = append(errs, b.server.Shutdown(ctx))
+		}
+		if b.vip != nil {
+			errs = append(errs, b.vip.Shutdown(ctx))
 		}
 		b.services.Wait()
 		if b.pullPool != nil {

@@ -187,3 +187,14 @@ func TestSendChecks(t *testing.T) {
 	require.NoError(t, oh.DecodeFrom(resp))
 	require.EqualValues(t, 1, oh.Offset)
 }
+
+// Java serves every processor but pull on listenPort-2 too (the VIP
+// channel Java producers use when vipChannelEnabled).
+func TestVIPPortServesSendNotPull(t *testing.T) {
+	b, cl := startBroker(t)
+	vip := b.vip.Addr().String()
+	resp := invoke(t, cl, vip, sendV2("VipTopic", 0, "via vip", ""))
+	require.EqualValues(t, protocol.RespSuccess, resp.Code, resp.Remark)
+	resp = invoke(t, cl, vip, pull("VipTopic", 0, 0, 0, "*"))
+	require.EqualValues(t, protocol.RespRequestCodeNotSupported, resp.Code)
+}
