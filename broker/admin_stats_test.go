@@ -195,7 +195,11 @@ func TestStatsBodies(t *testing.T) {
 	resp = call(t, ht[protocol.ReqGetConsumeStats], request(protocol.ReqGetConsumeStats, &protocol.GetConsumeStatsRequestHeader{ConsumerGroup: "G1"}))
 	require.Equal(t, int32(protocol.RespSuccess), resp.Code)
 	goBodies = append(goBodies, string(resp.Body))
-	rows := append(e.consumeRows("G1", "TopicS", 4), e.consumeRows("G1", "TopicT", 2)...)
+	var rows []string
+	for _, topic := range e.offsets.TopicsOf("G1") { // whichTopicByConsumer's HashSet order, as Java iterates
+		tc, _ := e.topics.Select(topic)
+		rows = append(rows, e.consumeRows("G1", topic, tc.ReadQueueNums)...)
+	}
 	javaLines = append(javaLines, "consumestats\t0\t"+envBroker+"\t"+strings.Join(rows, "\t"))
 
 	resp = call(t, ht[protocol.ReqQueryTopicConsumeByWho], request(protocol.ReqQueryTopicConsumeByWho, &protocol.QueryTopicConsumeByWhoRequestHeader{Topic: "TopicS"}))

@@ -13,6 +13,7 @@ import (
 	"net/netip"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/panjf2000/ants/v2"
@@ -61,6 +62,9 @@ type Broker struct {
 	client    *remoting.Client
 	reg       *registrar
 	pullPool  *ants.Pool
+
+	perm     atomic.Int32 // brokerPermission, changed by UPDATE_BROKER_CONFIG
+	bootMs   int64        // when the broker started (ms)
 
 	stop     chan struct{}
 	services sync.WaitGroup
@@ -154,6 +158,8 @@ func (b *Broker) listenPort() int {
 // Start starts the store, the server and the background services and
 // registers with the name servers (Java BrokerController.start).
 func (b *Broker) Start() error {
+	b.bootMs = time.Now().UnixMilli()
+	b.perm.Store(b.cfg.Broker.BrokerPermission)
 	if err := b.store.Start(); err != nil {
 		return err
 	}
@@ -288,7 +294,7 @@ func (b *Broker) registerHandlers() {
 	send := &sendHandlers{
 		store: b.store, topics: b.topics, groups: groupsF, storeHost: b.storeHost(), log: b.log.WithField("component", "send"),
 		set: sendSettings{BrokerIP1: bc.BrokerIP1, ClusterName: bc.BrokerClusterName, RegionID: bc.RegionID, TraceOn: bc.TraceOn,
-			BrokerPermission: func() int32 { return bc.BrokerPermission }, RejectTransactionMessage: bc.RejectTransactionMessage,
+			BrokerPermission: b.perm.Load, RejectTransactionMessage: bc.RejectTransactionMessage,
 			StartAcceptSendRequestsAt: bc.StartAcceptSendRequestTimeStamp},
 	}
 	pull := &pullHandlers{
@@ -300,7 +306,7 @@ func (b *Broker) registerHandlers() {
 			}
 		},
 		set: pullSettings{BrokerIP1: bc.BrokerIP1, BrokerName: bc.BrokerName, BrokerAddr: b.Addr(),
-			BrokerPermission: func() int32 { return bc.BrokerPermission }, LongPollingEnable: bc.LongPollingEnable,
+			BrokerPermission: b.perm.Load, LongPollingEnable: bc.LongPollingEnable,
 			ShortPollingTime: time.Duration(bc.ShortPollingTimeMills) * time.Millisecond, SlaveReadEnable: bc.SlaveReadEnable,
 			EnablePropertyFilter: bc.EnablePropertyFilter, Slave: b.cfg.Store.BrokerRole == store.Slave,
 			OffsetCheckInSlave: b.cfg.Store.OffsetCheckInSlave},
@@ -325,6 +331,27 @@ func (b *Broker) registerHandlers() {
 			}
 		}}
 	b.addProcessor(4, admin.register)
+	b.registerAdminHandlers(groupsF)
+}
+
+// registerAdminHandlers adds retries, queries, stats, subscription groups
+// and broker config.
+func (b *Broker) registerAdminHandlers(groupsF groupsAdapter) {
+	bc := &b.cfg.Broker
+	b.addProcessor(workers(bc.SendMessageThreadPoolNums), (&sendBackHandlers{store: b.store, topics: b.topics, groups: groupsF,
+		brokerIP1: bc.BrokerIP1, brokerPermission: b.perm.Load, log: b.log.WithField("component", "sendback")}).register)
+	b.addProcessor(workers(bc.QueryMessageThreadPoolNums), (&queryHandlers{store: b.store}).register)
+	b.addProcessor(4, (&statsAdmin{store: b.store, topics: b.topics, offsets: b.offsets, consumers: b.consumers,
+		brokerName: bc.BrokerName, runtime: runtimeInfo{BootTime: b.bootMs, Broker: bc}}).register)
+	b.addProcessor(4, (&groupAdmin{groups: b.groups, offsets: b.offsets, allOffsets: b.offsets.Encode,
+		slave: b.cfg.Store.BrokerRole == store.Slave, log: b.log.WithField("component", "admin")}).register)
+	b.addProcessor(1, (&configAdmin{conf: newBrokerConfiguration(b.cfg, b.log.WithField("component", "config"), nil),
+		blackList: blackList(bc.ConfigBlackList), log: b.log.WithField("component", "config"),
+		permissionChanged: func() {
+			b.perm.Store(bc.BrokerPermission)
+			b.topics.NextDataVersion()
+			go b.registerAll()
+		}}).register)
 }
 
 func workers(n int32) int { return max(int(n), 4) }
@@ -381,7 +408,7 @@ func (b *Broker) startRegistrar() {
 			}
 			return splitNamesrv(*bc.NamesrvAddr)
 		},
-		permission: func() int32 { return bc.BrokerPermission },
+		permission: b.perm.Load,
 		header: protocol.RegisterBrokerRequestHeader{
 			BrokerName: bc.BrokerName, BrokerAddr: b.Addr(), ClusterName: bc.BrokerClusterName,
 			HaServerAddr: haAddr, BrokerId: bc.BrokerID,

@@ -199,14 +199,16 @@ func DefaultConfig(userHome string) Config {
 }
 
 // CommitLogDir is getStorePathCommitLog: the configured path or
-// <root>/commitlog. Java allows several ';'-separated paths (multi-path
-// commit log); Sputnik uses the first and reports the others.
+// <root>/commitlog. Java allows several paths separated by
+// MessageStoreConfig.MULTI_PATH_SPLITTER (",", the
+// rocketmq.broker.multiPathSplitter property) for a multi-path commit log;
+// Sputnik uses the first.
 func (c *Config) CommitLogDir() string {
 	if c.StorePathCommitLog == nil {
 		return filepath.Join(c.StorePathRootDir, "commitlog")
 	}
-	first, _, _ := strings.Cut(*c.StorePathCommitLog, ";")
-	return first
+	first, _, _ := strings.Cut(*c.StorePathCommitLog, ",")
+	return strings.TrimSpace(first)
 }
 
 // ConsumeQueueFileSize is getMappedFileSizeConsumeQueue: the configured

@@ -38,7 +38,7 @@ func TestConfigMatchesJava(t *testing.T) {
 func TestDerivedGetters(t *testing.T) {
 	c := DefaultConfig("/h")
 	require.Equal(t, "/h/store/commitlog", c.CommitLogDir())
-	p := "/a;/b"
+	p := "/a,/b"
 	c.StorePathCommitLog = &p
 	require.Equal(t, "/a", c.CommitLogDir())
 	c.MappedFileSizeConsumeQueue = 101

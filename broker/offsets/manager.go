@@ -302,6 +302,13 @@ func (m *Manager) Load() (config.LoadResult, error) {
 	return res, nil
 }
 
+// Encode is the table as consumerOffset.json holds it (Java encode(true)).
+func (m *Manager) Encode() []byte {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.table.Encode()
+}
+
 // Persist is ConfigManager.persist: consumerOffset.json is rewritten (the
 // previous content kept in .bak).
 func (m *Manager) Persist() error {

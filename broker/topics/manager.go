@@ -175,6 +175,15 @@ func (m *Manager) Wrapper() Wrapper {
 	return w
 }
 
+// NextDataVersion bumps the table's data version (Java
+// getDataVersion().nextVersion(), done when brokerPermission changes so the
+// name servers take the new registration).
+func (m *Manager) NextDataVersion() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.changedLocked()
+}
+
 // changedLocked bumps the data version (DataVersion.nextVersion).
 // Lock should be held.
 func (m *Manager) changedLocked() { m.table.DataVersion.Next(m.opts.Now()) }

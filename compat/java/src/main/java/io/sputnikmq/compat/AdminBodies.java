@@ -1,0 +1,117 @@
+package io.sputnikmq.compat;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.HashSet;
+import org.apache.rocketmq.common.admin.ConsumeStats;
+import org.apache.rocketmq.common.admin.OffsetWrapper;
+import org.apache.rocketmq.common.admin.TopicOffset;
+import org.apache.rocketmq.common.admin.TopicStatsTable;
+import org.apache.rocketmq.common.message.MessageQueue;
+import org.apache.rocketmq.common.protocol.body.GroupList;
+import org.apache.rocketmq.common.protocol.body.KVTable;
+import org.apache.rocketmq.common.subscription.SubscriptionGroupConfig;
+import org.apache.rocketmq.remoting.protocol.RemotingSerializable;
+
+/**
+ * The broker admin bodies (broker/admin_*.go) as the real 4.9.8 classes write them. Reads
+ * tab-separated commands from stdin, prints one line per command:
+ *
+ * <pre>
+ *   topicstats  BROKER  TOPIC:Q:MIN:MAX:TS ...   TopicStatsTable.encode()
+ *   consumestats TPS BROKER TOPIC:Q:BO:CO:LT ... ConsumeStats.encode() (consumeTps = TPS)
+ *   grouplist   G1  G2 ...                       GroupList.encode() (HashSet filled in order)
+ *   kv          K1=V1  K2=V2 ...                 KVTable.encode() (HashMap(64) filled in order,
+ *                                                as prepareRuntimeInfo's map)
+ *   group       JSON                             RemotingSerializable.decode(JSON,
+ *                                                SubscriptionGroupConfig) written back with
+ *                                                toJson(), "null", or "ERROR class"
+ * </pre>
+ */
+public final class AdminBodies {
+    private AdminBodies() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Util.quietLogging();
+        PrintStream out = Util.utf8Stdout();
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        for (String line; (line = in.readLine()) != null; ) {
+            if (line.isEmpty()) {
+                continue;
+            }
+            String[] f = line.split("\t", -1);
+            try {
+                out.println(run(f));
+            } catch (Exception e) {
+                out.println("ERROR " + e.getClass().getName());
+            }
+        }
+        out.flush();
+    }
+
+    private static String run(String[] f) {
+        switch (f[0]) {
+            case "topicstats":
+                return topicStats(f);
+            case "consumestats":
+                return consumeStats(f);
+            case "grouplist": {
+                GroupList g = new GroupList();
+                HashSet<String> set = new HashSet<>();
+                for (int i = 1; i < f.length; i++) {
+                    set.add(f[i]);
+                }
+                g.setGroupList(set);
+                return new String(g.encode(), StandardCharsets.UTF_8);
+            }
+            case "kv": {
+                HashMap<String, String> m = new HashMap<>(64);
+                for (int i = 1; i < f.length; i++) {
+                    int eq = f[i].indexOf('=');
+                    m.put(f[i].substring(0, eq), f[i].substring(eq + 1));
+                }
+                KVTable t = new KVTable();
+                t.setTable(m);
+                return new String(t.encode(), StandardCharsets.UTF_8);
+            }
+            case "group": {
+                SubscriptionGroupConfig c = RemotingSerializable.decode(f[1].getBytes(StandardCharsets.UTF_8),
+                    SubscriptionGroupConfig.class);
+                return c == null ? "null" : RemotingSerializable.toJson(c, false);
+            }
+            default:
+                throw new IllegalArgumentException(f[0]);
+        }
+    }
+
+    private static String topicStats(String[] f) {
+        TopicStatsTable t = new TopicStatsTable();
+        for (int i = 2; i < f.length; i++) {
+            String[] p = f[i].split(":");
+            TopicOffset o = new TopicOffset();
+            o.setMinOffset(Long.parseLong(p[2]));
+            o.setMaxOffset(Long.parseLong(p[3]));
+            o.setLastUpdateTimestamp(Long.parseLong(p[4]));
+            t.getOffsetTable().put(new MessageQueue(p[0], f[1], Integer.parseInt(p[1])), o);
+        }
+        return new String(t.encode(), StandardCharsets.UTF_8);
+    }
+
+    private static String consumeStats(String[] f) {
+        ConsumeStats s = new ConsumeStats();
+        s.setConsumeTps(Double.parseDouble(f[1]));
+        for (int i = 3; i < f.length; i++) {
+            String[] p = f[i].split(":");
+            OffsetWrapper o = new OffsetWrapper();
+            o.setBrokerOffset(Long.parseLong(p[2]));
+            o.setConsumerOffset(Long.parseLong(p[3]));
+            o.setLastTimestamp(Long.parseLong(p[4]));
+            s.getOffsetTable().put(new MessageQueue(p[0], f[2], Integer.parseInt(p[1])), o);
+        }
+        return new String(s.encode(), StandardCharsets.UTF_8);
+    }
+}
