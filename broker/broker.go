@@ -63,8 +63,8 @@ type Broker struct {
 	reg       *registrar
 	pullPool  *ants.Pool
 
-	perm     atomic.Int32 // brokerPermission, changed by UPDATE_BROKER_CONFIG
-	bootMs   int64        // when the broker started (ms)
+	perm   atomic.Int32 // brokerPermission, changed by UPDATE_BROKER_CONFIG
+	bootMs int64        // when the broker started (ms)
 
 	stop     chan struct{}
 	services sync.WaitGroup
