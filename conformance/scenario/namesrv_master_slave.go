@@ -21,7 +21,10 @@ import (
 )
 
 // masterSlave is the cluster shape of this file.
-var masterSlave = Needs{Brokers: 1, Slave: true}
+// The brokers stay Java whatever -broker-impl says: these scenarios test
+// the name server's master/slave bookkeeping, and Sputnik's broker has no
+// master/slave replication (HA) yet.
+var masterSlave = Needs{Brokers: 1, Slave: true, BrokerJava: true}
 
 const (
 	codeGetAllTopicConfig = 21 // GET_ALL_TOPIC_CONFIG, what a slave syncs from its master
