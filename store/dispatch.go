@@ -33,8 +33,9 @@ func (s *Store) putUnit(rec *message.Record, tagsCode int64) error {
 	if err != nil {
 		return fmt.Errorf("store: consume queue %s-%d: %w", rec.Topic, rec.QueueID, err)
 	}
-	unit := consumequeue.Unit{Phy: rec.PhysicalOffset, Size: rec.TotalSize, TagsCode: tagsCode}
-	if err := q.Put(unit, rec.QueueOffset); err != nil {
+	req := consumequeue.Request{Phy: rec.PhysicalOffset, Size: rec.TotalSize, TagsCode: tagsCode,
+		QueueOffset: rec.QueueOffset, StoreTimestamp: rec.StoreTimestamp}
+	if err := q.PutRequest(&req); err != nil {
 		return fmt.Errorf("store: consume queue %s-%d offset %d: %w", rec.Topic, rec.QueueID, rec.QueueOffset, err)
 	}
 	s.cp.SetLogics(rec.StoreTimestamp)

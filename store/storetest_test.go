@@ -262,3 +262,27 @@ func TestScheduledDelivery(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, message.TagsCode("T"), u.TagsCode, "the real queue's tags code is the tag hash again")
 }
+
+// enableConsumeQueueExt: units carry ext addresses; reads resolve them to
+// the tags code (Java ConsumeQueue.putMessagePositionInfoWrapper, getMessage).
+func TestConsumeQueueExt(t *testing.T) {
+	cfg := testConfig(t.TempDir())
+	cfg.EnableConsumeQueueExt = true
+	cfg.MappedFileSizeConsumeQueueExt = 64 * 1024
+	s := openStore(t, cfg)
+	defer s.Close()
+	putN(t, s, 30)
+	eventually(t, "dispatch", func() bool { return s.DispatchBehind() == 0 })
+	u, err := s.ConsumeQueues().Get("Topic0", 0).Get(0)
+	require.NoError(t, err)
+	require.True(t, consumequeue.IsExtAddr(u.TagsCode), "tags code is an ext address")
+	res, err := s.GetMessage("G", "Topic0", 0, 0, 32, tagFilter{message.TagsCode("TagA"): true})
+	require.NoError(t, err)
+	require.Equal(t, Found, res.Status)
+	for _, v := range res.Messages {
+		rec, _ := message.DecodeRecord(v.B, false)
+		tags, _ := message.LookupProperty(rec.Properties, message.PropTags)
+		require.Equal(t, "TagA", string(tags))
+	}
+	res.Release()
+}
