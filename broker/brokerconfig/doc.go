@@ -17,7 +17,7 @@
 //	                            (localHostName), RemotingUtil.getLocalAddress,
 //	                            Runtime.availableProcessors, NettySystemConfig
 //	Load                        BrokerStartup.createBrokerController up to -p/-m
-//	HelpText, parseCommandLine  ServerUtil.parseCmdLine + commons-cli 1.2 PosixParser
+//	HelpText, parseCommandLine  ServerUtil.parseCmdLine (compat/javacli: commons-cli 1.2 PosixParser)
 //	Print                       MixAll.printObjectProperties via RocketmqConsole and
 //	                            logback_broker.xml's STDOUT appender
 //	Startup.BrokerConfigPath    BrokerPathConfigHelper.getBrokerConfigPath

@@ -144,7 +144,7 @@ func (m Machine) Load(args []string) (*Startup, error) {
 	if err != nil {
 		return &Startup{Exit: &Exit{Code: ExitBadArgs, Stdout: HelpText}}, nil
 	}
-	if cl.has("h") {
+	if cl.Has("h") {
 		return &Startup{Exit: &Exit{Code: ExitOK, Stdout: HelpText}}, nil
 	}
 	s, err := m.defaults()
@@ -152,12 +152,12 @@ func (m Machine) Load(args []string) (*Startup, error) {
 		return nil, err
 	}
 	s.Print = printMode(cl)
-	if file, ok := cl.value("c"); ok {
+	if file, ok := cl.Value("c"); ok {
 		if err := s.loadFile(file); err != nil {
 			return nil, err
 		}
 	}
-	if addr, ok := cl.value("n"); ok {
+	if addr, ok := cl.Value("n"); ok {
 		s.Broker.NamesrvAddr = &addr
 	}
 	s.Exit = s.check()
@@ -169,9 +169,9 @@ func (m Machine) Load(args []string) (*Startup, error) {
 
 func printMode(cl *commandLine) PrintMode {
 	switch {
-	case cl.has("p"):
+	case cl.Has("p"):
 		return PrintAll
-	case cl.has("m"):
+	case cl.Has("m"):
 		return PrintImportant
 	}
 	return PrintNone

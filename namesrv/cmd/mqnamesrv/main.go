@@ -84,7 +84,7 @@ func run(args []string, e env, stdout, stderr io.Writer, wait func(*namesrv.Serv
 		fmt.Fprint(stdout, helpText)
 		return exitBadCommandLine
 	}
-	if cl.has("h") {
+	if cl.Has("h") {
 		fmt.Fprint(stdout, helpText)
 		return 0
 	}
@@ -118,7 +118,7 @@ func configure(cl *commandLine, e env, stdout, stderr io.Writer) (namesrv.Option
 		Netty:              namesrv.DefaultNettyConfig(),
 		ProductNamesrvAddr: e.namesrvAddr,
 	}
-	if file, ok := cl.value("c"); ok {
+	if file, ok := cl.Value("c"); ok {
 		props, unknown, bad, err := namesrv.LoadConfigFile(file, &o.Config, &o.Netty)
 		if err != nil {
 			fmt.Fprintln(stderr, javaFileError(file, err))
@@ -133,7 +133,7 @@ func configure(cl *commandLine, e env, stdout, stderr io.Writer) (namesrv.Option
 		o.FileProps = props
 		fmt.Fprintf(stdout, "load config properties file OK, %s\n", file)
 	}
-	if cl.has("p") {
+	if cl.Has("p") {
 		printConfig(stdout, &o.Config, &o.Netty)
 		return o, 0, false
 	}
