@@ -48,4 +48,3 @@ func TestParseCommandLine(t *testing.T) {
 		require.Equal(t, tc.values, cl.values, "%q", tc.args)
 	}
 }
-
