@@ -33,7 +33,6 @@ import (
 	"github.com/sputnikmq/sputnik/broker/brokerconfig"
 	"github.com/sputnikmq/sputnik/compat/atomicfile"
 	"github.com/sputnikmq/sputnik/compat/fastjson"
-	"github.com/sputnikmq/sputnik/compat/javalang/jhash"
 	"github.com/sputnikmq/sputnik/compat/javaprops"
 	"github.com/sputnikmq/sputnik/remoting"
 	"github.com/sputnikmq/sputnik/remoting/protocol"
@@ -66,7 +65,7 @@ func newBrokerConfiguration(cfg *brokerconfig.Startup, log *logrus.Entry, now fu
 		version: config.NewDataVersion(now().UnixMilli())}
 	c.mergeObjectsLocked()
 	if cfg.FileProps != nil {
-		mergeProps(c.all, cfg.FileProps)
+		c.all.MergeJava(cfg.FileProps)
 	}
 	return c
 }
@@ -79,31 +78,8 @@ func (c *brokerConfiguration) mergeObjectsLocked() {
 			c.log.WithError(err).Warn("getAllConfigsInternal object2Properties failed")
 			continue
 		}
-		mergeProps(c.all, p)
+		c.all.MergeJava(p)
 	}
-}
-
-// mergeProps is Configuration.merge: from's entries in from's
-// (ConcurrentHashMap) order put into to.
-func mergeProps(to, from *javaprops.Properties) {
-	for _, k := range chmKeys(from) {
-		v, _ := from.Get(k)
-		to.Set(k, v)
-	}
-}
-
-// chmKeys lists p's keys in the order Java's Properties iterates them.
-func chmKeys(p *javaprops.Properties) []string {
-	keys := p.Keys()
-	hashes := make([]int32, len(keys))
-	for i, k := range keys {
-		hashes[i] = jhash.String(k)
-	}
-	out := make([]string, len(keys))
-	for i, j := range jhash.CHMOrder(hashes) {
-		out[i] = keys[j]
-	}
-	return out
 }
 
 // format is getAllConfigsFormatString: the objects merged in again, then
@@ -117,7 +93,7 @@ func (c *brokerConfiguration) format() string {
 func (c *brokerConfiguration) formatLocked() string {
 	c.mergeObjectsLocked()
 	var b strings.Builder
-	for _, k := range chmKeys(c.all) {
+	for _, k := range c.all.JavaOrder() {
 		v, _ := c.all.Get(k)
 		b.WriteString(k)
 		b.WriteByte('=')
@@ -158,7 +134,7 @@ func javaSplit(s, sep string) []string {
 // table is persisted.
 func (c *brokerConfiguration) update(p *javaprops.Properties) {
 	c.mu.Lock()
-	for _, k := range chmKeys(p) {
+	for _, k := range p.JavaOrder() {
 		if _, ok := c.all.Get(k); ok {
 			v, _ := p.Get(k)
 			c.all.Set(k, v)

@@ -8,7 +8,6 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/sputnikmq/sputnik/compat/atomicfile"
-	"github.com/sputnikmq/sputnik/compat/javalang/jhash"
 	"github.com/sputnikmq/sputnik/compat/javaprops"
 )
 
@@ -39,7 +38,7 @@ func newConfiguration(cfg Config, netty NettyConfig, fileProps *javaprops.Proper
 	c := &configuration{log: log, cfg: cfg, netty: netty, all: javaprops.New()}
 	c.mergeObjectsLocked()
 	if fileProps != nil {
-		merge(c.all, fileProps)
+		c.all.MergeJava(fileProps)
 	}
 	return c
 }
@@ -51,31 +50,8 @@ func (c *configuration) mergeObjectsLocked() {
 		if err != nil {
 			panic(err) // the structs' tags are fixed
 		}
-		merge(c.all, p)
+		c.all.MergeJava(p)
 	}
-}
-
-// merge is Configuration.merge: from's entries, in from's (ConcurrentHashMap)
-// order, put into to.
-func merge(to, from *javaprops.Properties) {
-	for _, k := range chmKeys(from) {
-		v, _ := from.Get(k)
-		to.Set(k, v)
-	}
-}
-
-// chmKeys lists p's keys in the order Java's Properties iterates them.
-func chmKeys(p *javaprops.Properties) []string {
-	keys := p.Keys()
-	hashes := make([]int32, len(keys))
-	for i, k := range keys {
-		hashes[i] = jhash.String(k)
-	}
-	out := make([]string, len(keys))
-	for i, j := range jhash.CHMOrder(hashes) {
-		out[i] = keys[j]
-	}
-	return out
 }
 
 func (c *configuration) orderMessageEnable() bool {
@@ -111,7 +87,7 @@ func javaSplit(s, sep string) []string {
 // persisted.
 func (c *configuration) update(p *javaprops.Properties) {
 	c.mu.Lock()
-	for _, k := range chmKeys(p) {
+	for _, k := range p.JavaOrder() {
 		if _, ok := c.all.Get(k); ok {
 			v, _ := p.Get(k)
 			c.all.Set(k, v)
@@ -135,7 +111,7 @@ func (c *configuration) format() string {
 func (c *configuration) formatLocked() string {
 	c.mergeObjectsLocked()
 	var b strings.Builder
-	for _, k := range chmKeys(c.all) {
+	for _, k := range c.all.JavaOrder() {
 		v, _ := c.all.Get(k)
 		b.WriteString(k)
 		b.WriteByte('=')

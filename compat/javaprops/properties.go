@@ -57,7 +57,7 @@ func (p *Properties) Keys() []string {
 // Sort puts the keys in byte-wise (UTF-8) order.
 func (p *Properties) Sort() { sort.Strings(p.keys) }
 
-// Merge copies every entry of from into p (Configuration.merge: existing
+// Merge copies every entry of from into p in p's own key order (existing
 // keys are overwritten in place, new keys are appended).
 func (p *Properties) Merge(from *Properties) {
 	for _, k := range from.keys {
