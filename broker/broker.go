@@ -320,17 +320,18 @@ func (b *Broker) registerHandlers() {
 		Now:                  time.Now,
 		Log:                  b.log.WithField("component", "clients"),
 	}
-	b.addProcessor(workers(bc.SendMessageThreadPoolNums), send.register)
-	b.addProcessor(workers(bc.PullMessageThreadPoolNums), pull.register)
-	b.addProcessor(8, (&offsetHandlers{store: b.store, offsets: offsetsAdapter{b.offsets}}).register)
-	b.addProcessor(8, clientRegistrations(cl))
+	b.addProcessor(workers(bc.SendMessageThreadPoolNums), bc.SendThreadPoolQueueCapacity, send.register)
+	b.addProcessor(workers(bc.PullMessageThreadPoolNums), bc.PullThreadPoolQueueCapacity, pull.register)
+	b.addProcessor(workers(bc.ConsumerManageThreadPoolNums), bc.ConsumerManagerThreadPoolQueueCapacity,
+		(&offsetHandlers{store: b.store, offsets: offsetsAdapter{b.offsets}}).register)
+	b.addProcessor(workers(bc.ClientManageThreadPoolNums), bc.ClientManagerThreadPoolQueueCapacity, clientRegistrations(cl))
 	admin := &topicAdmin{store: b.store, topics: b.topics, slave: b.cfg.Store.BrokerRole == store.Slave,
 		registerTopic: func(tc config.TopicConfig) {
 			if b.reg != nil {
 				b.reg.registerTopic(context.Background(), tc)
 			}
 		}}
-	b.addProcessor(4, admin.register)
+	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, admin.register)
 	b.registerAdminHandlers(groupsF)
 }
 
@@ -338,14 +339,14 @@ func (b *Broker) registerHandlers() {
 // and broker config.
 func (b *Broker) registerAdminHandlers(groupsF groupsAdapter) {
 	bc := &b.cfg.Broker
-	b.addProcessor(workers(bc.SendMessageThreadPoolNums), (&sendBackHandlers{store: b.store, topics: b.topics, groups: groupsF,
+	b.addProcessor(workers(bc.SendMessageThreadPoolNums), bc.SendThreadPoolQueueCapacity, (&sendBackHandlers{store: b.store, topics: b.topics, groups: groupsF,
 		brokerIP1: bc.BrokerIP1, brokerPermission: b.perm.Load, log: b.log.WithField("component", "sendback")}).register)
-	b.addProcessor(workers(bc.QueryMessageThreadPoolNums), (&queryHandlers{store: b.store}).register)
-	b.addProcessor(4, (&statsAdmin{store: b.store, topics: b.topics, offsets: b.offsets, consumers: b.consumers,
+	b.addProcessor(workers(bc.QueryMessageThreadPoolNums), bc.QueryThreadPoolQueueCapacity, (&queryHandlers{store: b.store}).register)
+	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&statsAdmin{store: b.store, topics: b.topics, offsets: b.offsets, consumers: b.consumers,
 		brokerName: bc.BrokerName, runtime: runtimeInfo{BootTime: b.bootMs, Broker: bc}}).register)
-	b.addProcessor(4, (&groupAdmin{groups: b.groups, offsets: b.offsets, allOffsets: b.offsets.Encode,
+	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&groupAdmin{groups: b.groups, offsets: b.offsets, allOffsets: b.offsets.Encode,
 		slave: b.cfg.Store.BrokerRole == store.Slave, log: b.log.WithField("component", "admin")}).register)
-	b.addProcessor(1, (&configAdmin{conf: newBrokerConfiguration(b.cfg, b.log.WithField("component", "config"), nil),
+	b.addProcessor(1, adminQueue, (&configAdmin{conf: newBrokerConfiguration(b.cfg, b.log.WithField("component", "config"), nil),
 		blackList: blackList(bc.ConfigBlackList), log: b.log.WithField("component", "config"),
 		permissionChanged: func() {
 			b.perm.Store(bc.BrokerPermission)
@@ -354,17 +355,26 @@ func (b *Broker) registerAdminHandlers(groupsF groupsAdapter) {
 		}}).register)
 }
 
+// adminQueue bounds the admin pools' queues (Java's adminBrokerExecutor
+// has an unbounded queue; admin traffic is light).
+const adminQueue = 10000
+
 func workers(n int32) int { return max(int(n), 4) }
 
 // addProcessor registers a handler group on the main port and, unless it
 // is the pull group, on the VIP port (Java registers every processor but
 // PullMessageProcessor on its fastRemotingServer).
-func (b *Broker) addProcessor(n int, register func(handlerTable)) {
+//
+// Like Java's executors, each pool has a bounded queue (the
+// *ThreadPoolQueueCapacity settings): a request waits for a worker rather
+// than being refused while the queue has room (SYSTEM_BUSY only beyond it).
+func (b *Broker) addProcessor(n int, queue int32, register func(handlerTable)) {
 	t := handlerTable{}
 	register(t)
-	b.server.RegisterProcessor(t.codes(), remoting.Processor{Handler: t.handler(b.log), Workers: n})
+	proc := remoting.Processor{Handler: t.handler(b.log), Workers: n, QueueCapacity: int(max(queue, 1))}
+	b.server.RegisterProcessor(t.codes(), proc)
 	if _, pull := t[protocol.ReqPullMessage]; !pull {
-		b.vip.RegisterProcessor(t.codes(), remoting.Processor{Handler: t.handler(b.log), Workers: n})
+		b.vip.RegisterProcessor(t.codes(), proc)
 	}
 }
 
