@@ -104,6 +104,37 @@ bench-namesrv: build conformance-java
 	@$(BIN)/nsbench-compare -bin $(BIN) -rundir $(NSBENCH_DIR)/run -json $(NSBENCH_DIR)/report.json \
 		$(NSBENCH_FLAGS) > $(NSBENCH_DIR)/report.md; status=$$?; cat $(NSBENCH_DIR)/report.md; exit $$status
 
+# Sputnik's store vs the page cache and Java 4.9.8's DefaultMessageStore (issue #5): append
+# throughput, latency and memory per message size and producer count, and recovery of a 10 GiB
+# commit log after kill -9 and after a clean shutdown. Markdown on stdout and in
+# $(STOREBENCH_DIR)/report.md, JSON in report.json; the data (under data/) is deleted as runs end.
+# STOREBENCH_FLAGS: '-rounds 1', '-recovery=false', '-java-fill=false', '-cpuprofile-dir DIR'.
+STOREBENCH_DIR   ?= $(CURDIR)/.cache/storebench
+STOREBENCH_FLAGS ?= -rounds 2 -recovery -java-fill
+
+.PHONY: bench-store
+bench-store: java-oracle
+	$(GO) build -o $(BIN)/storebench ./tools/cmd/storebench
+	@rm -rf $(STOREBENCH_DIR) && mkdir -p $(STOREBENCH_DIR)
+	$(BIN)/storebench -dir $(STOREBENCH_DIR)/data -json $(STOREBENCH_DIR)/report.json \
+		-md $(STOREBENCH_DIR)/report.md $(STOREBENCH_FLAGS)
+
+# Java 4.9.8 vs Sputnik broker benchmark (issue #6): send TPS (raw frames, Java client,
+# client-go's benchmark producer), open-loop latency at half Java's peak, push-consumer drain,
+# RSS, start to registered. Markdown on stdout and in $(BENCH_DIR)/report.md, JSON in
+# report.json, node and driver logs in run/. BENCH_FLAGS: '-rounds 2', '-perf-dir DIR',
+# '-duration 20s', '-prefill 200000', '-commitlog-file-size 104857600'.
+BENCH_DIR   ?= $(CURDIR)/.cache/brokerbench
+BENCH_FLAGS ?=
+
+.PHONY: bench-compare
+bench-compare: build conformance-java
+	$(GO) build -o $(BIN)/bench-compare ./conformance/cmd/bench-compare
+	$(GO) build -o $(BIN)/clientgo-benchmark github.com/apache/rocketmq-client-go/v2/benchmark
+	@rm -rf $(BENCH_DIR) && mkdir -p $(BENCH_DIR)
+	@$(BIN)/bench-compare -bin $(BIN) -clientgo-bench $(BIN)/clientgo-benchmark -rundir $(BENCH_DIR)/run \
+		-json $(BENCH_DIR)/report.json $(BENCH_FLAGS) > $(BENCH_DIR)/report.md; status=$$?; cat $(BENCH_DIR)/report.md; exit $$status
+
 clean:
 	rm -rf $(BIN)
 

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/sputnikmq/sputnik/conformance/procfs"
 	"os"
 	"time"
 
@@ -20,7 +21,7 @@ type lookupRun struct {
 	// MachineBusy is every CPU's busy time over it (all processes).
 	ServerCPU   time.Duration `json:"serverCPUNanos"`
 	MachineBusy time.Duration `json:"machineBusyNanos"`
-	Memory      memory        `json:"memory"` // at the end of the run
+	Memory      procfs.Memory `json:"memory"` // at the end of the run
 	LoadBefore  string        `json:"loadavgBefore"`
 	LoadAfter   string        `json:"loadavgAfter"`
 	Error       string        `json:"error,omitempty"`
@@ -60,8 +61,8 @@ func (r *lookupRun) cpuBoundQPS(cpus int) float64 {
 // runLookups starts a fresh name server of impl, registers the brokers,
 // runs the lookup load and stops the server.
 func (c *compare) runLookups(ctx context.Context, impl cluster.Impl, round int) (r lookupRun) {
-	r = lookupRun{Impl: impl, Round: round, LoadBefore: loadAvg()}
-	defer func() { r.LoadAfter = loadAvg() }()
+	r = lookupRun{Impl: impl, Round: round, LoadBefore: procfs.LoadAvg()}
+	defer func() { r.LoadAfter = procfs.LoadAvg() }()
 	s, err := c.startServer(ctx, impl, "lookup")
 	if err != nil {
 		r.Error = err.Error()
@@ -83,12 +84,12 @@ func (c *compare) runLookups(ctx context.Context, impl cluster.Impl, round int) 
 	var cpu0, busy0 time.Duration
 	o.Hooks = nsbench.Hooks{
 		MeasureStart: func() {
-			cpu0, _ = processCPU(pid)
-			busy0, _ = machineCPU()
+			cpu0, _ = procfs.ProcessCPU(pid)
+			busy0, _ = procfs.MachineCPU()
 		},
 		MeasureEnd: func() {
-			cpu1, err1 := processCPU(pid)
-			busy1, err2 := machineCPU()
+			cpu1, err1 := procfs.ProcessCPU(pid)
+			busy1, err2 := procfs.MachineCPU()
 			if err1 == nil && err2 == nil {
 				r.ServerCPU, r.MachineBusy = cpu1-cpu0, busy1-busy0
 			}
@@ -117,11 +118,11 @@ type bigRun struct {
 	Check    nsbench.RouteCheck `json:"check"`
 	// Alive: the server still ran after registering and looking up.
 	Alive bool `json:"alive"`
-	// AfterRegister is the memory once registration returned; Memory is
+	// AfterRegister is the procfs.Memory once registration returned; Memory is
 	// at the end (after the lookups).
-	AfterRegister memory `json:"afterRegister"`
-	Memory        memory `json:"memory"`
-	Error         string `json:"error,omitempty"`
+	AfterRegister procfs.Memory `json:"afterRegister"`
+	Memory        procfs.Memory `json:"memory"`
+	Error         string        `json:"error,omitempty"`
 }
 
 // worked says whether registration and every sampled lookup succeeded.
@@ -144,7 +145,7 @@ func (c *compare) runBig(ctx context.Context, impl cluster.Impl, bc bigCase) big
 	o.Compressed, o.TopicNameLen, o.Heartbeat = bc.Compressed, bc.TopicNameLen, 0
 	reg, err := nsbench.Register(ctx, o)
 	r.Register = reg.Registered
-	r.AfterRegister = s.rss.read()
+	r.AfterRegister = s.rss.Read()
 	if err != nil {
 		r.Error = err.Error()
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"github.com/sputnikmq/sputnik/conformance/procfs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,25 +17,25 @@ import (
 )
 
 func TestProcfs(t *testing.T) {
-	m, err := readStatus(os.Getpid())
+	m, err := procfs.ReadStatus(os.Getpid())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m.RSS <= 0 || m.HWM < m.RSS || m.Threads <= 0 {
 		t.Errorf("status %+v", m)
 	}
-	if _, err := processCPU(os.Getpid()); err != nil {
+	if _, err := procfs.ProcessCPU(os.Getpid()); err != nil {
 		t.Error(err)
 	}
-	if busy, err := machineCPU(); err != nil || busy <= 0 {
+	if busy, err := procfs.MachineCPU(); err != nil || busy <= 0 {
 		t.Errorf("machine CPU %v, %v", busy, err)
 	}
-	if la := loadAvg(); len(strings.Fields(la)) != 3 {
+	if la := procfs.LoadAvg(); len(strings.Fields(la)) != 3 {
 		t.Errorf("loadavg %q", la)
 	}
-	s := startSampler(os.Getpid(), time.Millisecond)
+	s := procfs.StartSampler(os.Getpid(), time.Millisecond)
 	time.Sleep(20 * time.Millisecond)
-	if got := s.close(); got.Samples < 2 || got.PeakRSS <= 0 {
+	if got := s.Close(); got.Samples < 2 || got.PeakRSS <= 0 {
 		t.Errorf("sampler %+v", got)
 	}
 }
@@ -60,7 +61,7 @@ func fakeRun(impl cluster.Impl, qps float64, p99 time.Duration) lookupRun {
 	lr := &nsbench.LookupResult{Conns: 16, Window: 15 * time.Second, Lookups: int(qps * 15), QPS: qps,
 		Latency: nsbench.Latency{P50: p99 / 4, P99: p99}, GenCPU: time.Second, BodyMax: 1955}
 	return lookupRun{Impl: impl, Bench: nsbench.Result{Lookups: lr}, ServerCPU: 10 * time.Second,
-		MachineBusy: 25 * time.Second, Memory: memory{PeakRSS: 12 << 20, HWM: 13 << 20, Samples: 5},
+		MachineBusy: 25 * time.Second, Memory: procfs.Memory{PeakRSS: 12 << 20, HWM: 13 << 20, Samples: 5},
 		Start: startTimes{Listening: 5 * time.Millisecond}}
 }
 

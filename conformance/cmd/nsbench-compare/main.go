@@ -41,6 +41,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/sputnikmq/sputnik/conformance/procfs"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -143,7 +144,7 @@ func setup() (*compare, string, bool, error) {
 	flag.IntVar(&c.rounds, "rounds", 1, "lookup rounds, alternating implementations (the median-QPS round is reported)")
 	flag.IntVar(&c.sputnikProcs, "sputnik-gomaxprocs", 0, "GOMAXPROCS of Sputnik's name server (0: its own default)")
 	flag.IntVar(&genProcs, "gen-procs", 1, "GOMAXPROCS of the generator (this process); 0 keeps the runtime's default")
-	flag.DurationVar(&c.rssEvery, "rss-every", 100*time.Millisecond, "server memory sampling interval")
+	flag.DurationVar(&c.rssEvery, "rss-every", 100*time.Millisecond, "server procfs.Memory sampling interval")
 	flag.IntVar(&c.bigTopics, "big-topics", 100000, "topics of the big registration (0 skips it)")
 	flag.IntVar(&c.bigQueues, "big-queues", 8, "queues per topic of the big registration")
 	flag.IntVar(&c.bigChecks, "big-lookups", 300, "random topics looked up after the big registration")
@@ -254,7 +255,7 @@ func javaClasspath(path string) (string, error) {
 // implementation in order.
 func (c *compare) runAll(ctx context.Context) *report {
 	rep := newReport(c)
-	defer func() { rep.LoadEnd = loadAvg() }()
+	defer func() { rep.LoadEnd = procfs.LoadAvg() }()
 	for round := 1; round <= max(c.rounds, 1); round++ {
 		for _, impl := range c.impls {
 			if ctx.Err() != nil {

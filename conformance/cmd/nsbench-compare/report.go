@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"fmt"
+	"github.com/sputnikmq/sputnik/conformance/procfs"
 	"io"
 	"os"
 	"runtime"
@@ -76,7 +77,7 @@ func newReport(c *compare) *report {
 		Config: config{Brokers: c.bench.Brokers, Topics: c.bench.Topics, Queues: c.bench.Queues, Conns: c.bench.Conns,
 			Warmup: c.bench.Warmup, Duration: c.bench.Duration,
 			BigTopics: c.bigTopics, BigQueues: c.bigQueues, BigLookups: c.bigChecks},
-		LoadStart: loadAvg(),
+		LoadStart: procfs.LoadAvg(),
 	}
 }
 
@@ -237,7 +238,7 @@ func numberRow(label, format string, get func(*lookupRun) float64, measured, wit
 
 func lookupRows(cpus int) []row {
 	lat := func(l *lookupRun) nsbench.Latency { return l.Bench.Lookups.Latency }
-	mem := func(f func(memory) int64) func(*lookupRun) float64 {
+	mem := func(f func(procfs.Memory) int64) func(*lookupRun) float64 {
 		return func(l *lookupRun) float64 { return float64(f(l.Memory)) / (1 << 20) }
 	}
 	msOf := func(f func(startTimes) time.Duration) func(*lookupRun) float64 {
@@ -257,8 +258,8 @@ func lookupRows(cpus int) []row {
 		numberRow("other processes (cores busy)", "%.2f", (*lookupRun).otherCores, true, false),
 		numberRow("CPU-bound QPS estimate", "%.0f", func(l *lookupRun) float64 { return l.cpuBoundQPS(cpus) }, true, true),
 		numberRow("server threads", "%.0f", func(l *lookupRun) float64 { return float64(l.Memory.Threads) }, false, false),
-		numberRow("peak RSS, MiB (VmRSS every 100 ms)", "%.1f", mem(func(m memory) int64 { return m.PeakRSS }), false, true),
-		numberRow("VmHWM at the end, MiB", "%.1f", mem(func(m memory) int64 { return m.HWM }), false, true),
+		numberRow("peak RSS, MiB (VmRSS every 100 ms)", "%.1f", mem(func(m procfs.Memory) int64 { return m.PeakRSS }), false, true),
+		numberRow("VmHWM at the end, MiB", "%.1f", mem(func(m procfs.Memory) int64 { return m.HWM }), false, true),
 		numberRow("start → listening, ms", "%.1f", msOf(func(s startTimes) time.Duration { return s.Listening }), false, true),
 		numberRow("start → boot line, ms", "%.1f", msOf(func(s startTimes) time.Duration { return s.BootLine }), false, true),
 		{label: "load average before", val: func(l *lookupRun) string { return l.LoadBefore }},

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/sputnikmq/sputnik/conformance/procfs"
 	"net"
 	"os"
 	"path/filepath"
@@ -31,7 +32,7 @@ type startTimes struct {
 // server is one running name server under test.
 type server struct {
 	node  *cluster.Node
-	rss   *rssSampler
+	rss   *procfs.Sampler
 	start startTimes
 }
 
@@ -42,7 +43,7 @@ const probeInterval = time.Millisecond
 
 // startServer starts a name server of impl in a fresh node directory
 // (name plus a sequence number, so that the probe knows its stdout.log in
-// advance), measuring its start, and begins sampling its memory.
+// advance), measuring its start, and begins sampling its procfs.Memory.
 func (c *compare) startServer(ctx context.Context, impl cluster.Impl, name string) (*server, error) {
 	c.starts++
 	name = fmt.Sprintf("%s-%d", name, c.starts)
@@ -74,7 +75,7 @@ func (c *compare) startServer(ctx context.Context, impl cluster.Impl, name strin
 		cancel()
 		pr = <-probe
 	}
-	s := &server{node: n, rss: startSampler(n.Pid(), c.rssEvery), start: startTimes{Launcher: launch}}
+	s := &server{node: n, rss: procfs.StartSampler(n.Pid(), c.rssEvery), start: startTimes{Launcher: launch}}
 	if n.StdoutPath() != stdout {
 		// Someone else's directory was in the way: the probe read the
 		// wrong file, so only the launcher's time is known.
@@ -90,9 +91,9 @@ func (c *compare) startServer(ctx context.Context, impl cluster.Impl, name strin
 	return s, nil
 }
 
-// stop stops the server (SIGTERM) and returns its last memory reading.
-func (s *server) stop() memory {
-	m := s.rss.close()
+// stop stops the server (SIGTERM) and returns its last procfs.Memory reading.
+func (s *server) stop() procfs.Memory {
+	m := s.rss.Close()
 	if err := s.node.Stop(30 * time.Second); err != nil {
 		fmt.Fprintln(os.Stderr, "nsbench-compare:", err)
 	}

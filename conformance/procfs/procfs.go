@@ -1,4 +1,7 @@
-package main
+// Package procfs reads what the benchmark harnesses report about a
+// process and the machine from /proc: Memory (VmRSS, VmHWM, threads), CPU
+// time, load average, and a sampler that tracks a process's peak RSS.
+package procfs
 
 import (
 	"bytes"
@@ -13,19 +16,19 @@ import (
 // (100 on every Linux architecture Go supports).
 const clockTick = 10 * time.Millisecond
 
-// memStatus is a reading of /proc/<pid>/status, in bytes.
-type memStatus struct {
+// MemStatus is a reading of /proc/<pid>/status, in bytes.
+type MemStatus struct {
 	RSS     int64 // VmRSS
 	HWM     int64 // VmHWM: the kernel's own peak of VmRSS
 	Threads int
 }
 
-func readStatus(pid int) (memStatus, error) {
+func ReadStatus(pid int) (MemStatus, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
-		return memStatus{}, err
+		return MemStatus{}, err
 	}
-	var s memStatus
+	var s MemStatus
 	for line := range bytes.Lines(b) {
 		key, val, ok := bytes.Cut(line, []byte(":"))
 		if !ok {
@@ -54,8 +57,8 @@ func readStatus(pid int) (memStatus, error) {
 	return s, nil
 }
 
-// processCPU is utime+stime of pid from /proc/<pid>/stat.
-func processCPU(pid int) (time.Duration, error) {
+// ProcessCPU is utime+stime of pid from /proc/<pid>/stat.
+func ProcessCPU(pid int) (time.Duration, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return 0, err
@@ -78,9 +81,9 @@ func processCPU(pid int) (time.Duration, error) {
 	return time.Duration(ut+st) * clockTick, nil
 }
 
-// machineCPU is the busy time of all CPUs (total minus idle, iowait and steal)
+// MachineCPU is the busy time of all CPUs (total minus idle, iowait and steal)
 // from /proc/stat's first line.
-func machineCPU() (time.Duration, error) {
+func MachineCPU() (time.Duration, error) {
 	b, err := os.ReadFile("/proc/stat")
 	if err != nil {
 		return 0, err
@@ -104,8 +107,8 @@ func machineCPU() (time.Duration, error) {
 	return time.Duration(busy) * clockTick, nil
 }
 
-// loadAvg is /proc/loadavg's three averages.
-func loadAvg() string {
+// LoadAvg is /proc/loadavg's three averages.
+func LoadAvg() string {
 	b, err := os.ReadFile("/proc/loadavg")
 	if err != nil {
 		return "?"
@@ -117,21 +120,21 @@ func loadAvg() string {
 	return string(bytes.Join(f[:3], []byte(" ")))
 }
 
-// rssSampler reads a process's memory every interval until stopped,
+// Sampler reads a process's Memory every interval until stopped,
 // keeping the highest VmRSS seen and the last VmHWM.
-type rssSampler struct {
+type Sampler struct {
 	pid  int
 	stop chan struct{}
 	done chan struct{}
 
 	mu      sync.Mutex
 	peak    int64 // Lock should be held
-	last    memStatus
+	last    MemStatus
 	samples int
 }
 
-func startSampler(pid int, every time.Duration) *rssSampler {
-	s := &rssSampler{pid: pid, stop: make(chan struct{}), done: make(chan struct{})}
+func StartSampler(pid int, every time.Duration) *Sampler {
+	s := &Sampler{pid: pid, stop: make(chan struct{}), done: make(chan struct{})}
 	s.sample()
 	go func() {
 		defer close(s.done)
@@ -149,8 +152,8 @@ func startSampler(pid int, every time.Duration) *rssSampler {
 	return s
 }
 
-func (s *rssSampler) sample() {
-	m, err := readStatus(s.pid)
+func (s *Sampler) sample() {
+	m, err := ReadStatus(s.pid)
 	if err != nil {
 		return // the process is gone
 	}
@@ -161,8 +164,8 @@ func (s *rssSampler) sample() {
 	s.samples++
 }
 
-// memory is what the sampler saw so far, with a fresh reading.
-type memory struct {
+// Memory is what the sampler saw so far, with a fresh reading.
+type Memory struct {
 	PeakRSS int64 `json:"peakRSSBytes"` // highest sampled VmRSS
 	HWM     int64 `json:"vmHWMBytes"`   // the kernel's peak, at the last reading
 	RSS     int64 `json:"rssBytes"`     // at the last reading
@@ -170,16 +173,16 @@ type memory struct {
 	Samples int   `json:"samples"`
 }
 
-func (s *rssSampler) read() memory {
+func (s *Sampler) Read() Memory {
 	s.sample()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return memory{PeakRSS: s.peak, HWM: s.last.HWM, RSS: s.last.RSS, Threads: s.last.Threads, Samples: s.samples}
+	return Memory{PeakRSS: s.peak, HWM: s.last.HWM, RSS: s.last.RSS, Threads: s.last.Threads, Samples: s.samples}
 }
 
-// close stops sampling and returns the final reading.
-func (s *rssSampler) close() memory {
-	m := s.read()
+// Close stops sampling and returns the final reading.
+func (s *Sampler) Close() Memory {
+	m := s.Read()
 	close(s.stop)
 	<-s.done
 	return m

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/sputnikmq/sputnik/conformance/cluster"
+	"github.com/sputnikmq/sputnik/tools/brokerbench"
+)
+
+func TestVerdict(t *testing.T) {
+	tests := []struct {
+		name   string
+		r      row
+		ratio  string
+		result string
+	}{
+		{"higher pass", row{java: 100, sput: 200, higher: true, target: 1.5}, "2.00×", "PASS (≥ 1.5×)"},
+		{"higher miss", row{java: 100, sput: 120, higher: true, target: 1.3}, "1.20×", "MISS (≥ 1.3×)"},
+		{"lower pass", row{java: 10, sput: 4, target: 0.5}, "0.40×", "PASS (≤ 0.5×)"},
+		{"lower miss", row{java: 10, sput: 6, target: 0.5}, "0.60×", "MISS (≤ 0.5×)"},
+		{"absolute pass", row{java: 200, sput: 7, unit: "MiB", target: 64, abs: true}, "0.04×", "PASS (≤ 64.0 MiB)"},
+		{"absolute miss", row{java: 200, sput: 96, unit: "MiB", target: 64, abs: true}, "0.48×", "MISS (≤ 64.0 MiB, 1.50× over)"},
+		{"not measured", row{java: 0, sput: 5, higher: true, target: 1.3}, "–", "n/a"},
+		{"no target", row{java: 1, sput: 2}, "2.00×", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ratio, result := tc.r.verdict()
+			require.Equal(t, tc.ratio, ratio)
+			require.Equal(t, tc.result, result)
+		})
+	}
+}
+
+func TestMarkdownAndComplete(t *testing.T) {
+	j := &implRun{Impl: cluster.Java, RawSend: brokerbench.SendResult{TPS: 1000}, IdleRSS: 200 << 20}
+	s := &implRun{Impl: cluster.Sputnik, RawSend: brokerbench.SendResult{TPS: 1400}, IdleRSS: 8 << 20}
+	rep := &report{Rounds: []round{{Round: 1, Java: j, Sputnik: s}}}
+	require.True(t, rep.complete())
+	var b bytes.Buffer
+	rep.printMarkdown(&b)
+	out := b.String()
+	require.Contains(t, out, "| 1 KiB sync send, raw frames (msg/s) | 1000 | 1400 | 1.40× | MISS (≥ 1.5×) |")
+	require.Contains(t, out, "| idle RSS (MiB) | 200 | 8.00 | 0.04× | PASS (≤ 64.0 MiB) |")
+	require.False(t, strings.Contains(out, "Diagnostic"))
+	s.Errors = []string{"boom"}
+	require.False(t, rep.complete())
+	require.False(t, (&report{}).complete())
+}

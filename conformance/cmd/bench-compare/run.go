@@ -1,0 +1,245 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"github.com/sputnikmq/sputnik/conformance/procfs"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/sputnikmq/sputnik/conformance/cluster"
+	"github.com/sputnikmq/sputnik/tools/brokerbench"
+)
+
+// Topics of a run: BenchTopic takes the send load, BenchConsume is
+// pre-filled and drained.
+const (
+	sendTopic    = "BenchTopic"
+	consumeTopic = "BenchConsume"
+	benchQueues  = 8
+)
+
+// implRun is everything measured against one broker.
+type implRun struct {
+	Impl       cluster.Impl `json:"impl"`
+	Round      int          `json:"round"`
+	LoadBefore string       `json:"loadavgBefore"`
+	// Registered is from process start to the name server listing the broker.
+	Registered time.Duration `json:"startToRegisteredNanos"`
+	IdleRSS    int64         `json:"idleRSSBytes"`
+	// RawSend is the closed-loop raw-frame send; JavaSend the Java client's
+	// (BenchDriver) sync send; Rate the open-loop send at half Java's peak.
+	RawSend  brokerbench.SendResult `json:"rawSend"`
+	JavaSend map[string]float64     `json:"javaSend,omitempty"`
+	// ClientGoSend is client-go's benchmark producer's sendTps.
+	ClientGoSend float64                 `json:"clientGoSend,omitempty"`
+	Rate         *brokerbench.SendResult `json:"rate,omitempty"`
+	// Prefill is the closed-loop fill of the consume topic.
+	Prefill   brokerbench.SendResult  `json:"prefill"`
+	JavaDrain map[string]float64      `json:"javaDrain,omitempty"`
+	GoDrain   brokerbench.DrainResult `json:"goDrain"`
+	Memory    procfs.Memory           `json:"memory"`
+	Errors    []string                `json:"errors,omitempty"`
+}
+
+func (r *implRun) fail(what string, err error) {
+	if err != nil {
+		r.Errors = append(r.Errors, what+": "+err.Error())
+		progress("%s: %s: %v", r.Impl, what, err)
+	}
+}
+
+// runImpl starts a broker of impl, measures it and stops it; rate is the
+// open-loop rate, 0 meaning half of this broker's own closed-loop TPS (the
+// Java broker sets the rate of its round).
+func (c *compare) runImpl(ctx context.Context, impl cluster.Impl, round int, rate float64) *implRun {
+	r := &implRun{Impl: impl, Round: round, LoadBefore: procfs.LoadAvg()}
+	name := fmt.Sprintf("bench-%s-r%d", impl, round)
+	node, rss, err := c.startBroker(ctx, impl, name, r)
+	if err != nil {
+		r.fail("start", err)
+		return r
+	}
+	defer func() {
+		r.Memory = rss.Close()
+		if err := node.Stop(30 * time.Second); err != nil {
+			progress("%s: stop: %v", impl, err)
+		}
+		if !c.keepStore { // gigabytes of commit log per broker
+			if err := os.RemoveAll(filepath.Join(node.Dir, "store")); err != nil {
+				progress("%s: remove store: %v", impl, err)
+			}
+		}
+	}()
+	sleepCtx(ctx, c.idle)
+	r.IdleRSS = rss.Read().RSS
+	progress("%s: registered after %v, idle RSS %.1f MiB", impl, r.Registered, mib(r.IdleRSS))
+	for _, t := range []string{sendTopic, consumeTopic} {
+		r.fail("create topic "+t, brokerbench.CreateTopic(ctx, node.Addr(), t, benchQueues))
+	}
+	sleepCtx(ctx, time.Second)
+	c.sendPhase(ctx, r, node)
+	if rate == 0 {
+		rate = r.RawSend.TPS / 2
+	}
+	if rate > 0 {
+		o := c.send
+		o.Broker, o.Topic = node.Addr(), sendTopic
+		o.Conns = c.rateConns
+		res, err := brokerbench.SendAtRate(ctx, o, rate)
+		r.fail("rate send", err)
+		r.Rate = &res
+		progress("%s: at %.0f/s: p99 %v p99.9 %v (late %d)", impl, rate, res.Latency.P99, res.Latency.P999, res.Late)
+	}
+	c.consumePhase(ctx, r, node)
+	return r
+}
+
+// startBroker starts the broker while polling the name server for it.
+func (c *compare) startBroker(ctx context.Context, impl cluster.Impl, name string, r *implRun) (*cluster.Node, *procfs.Sampler, error) {
+	pctx, cancel := context.WithTimeout(ctx, 90*time.Second)
+	defer cancel()
+	type reg struct {
+		at  time.Time
+		err error
+	}
+	regc := make(chan reg, 1)
+	go func() {
+		at, err := brokerbench.WaitRegistered(pctx, c.namesrv.Addr(), name, 2*time.Millisecond)
+		regc <- reg{at, err}
+	}()
+	t0 := time.Now()
+	extra := maps.Clone(c.brokerExtra)
+	if impl == cluster.Sputnik {
+		maps.Copy(extra, c.sputnikExtra)
+	}
+	node, err := c.launcher.StartBroker(ctx, impl, cluster.BrokerOptions{Name: name, Cluster: "BenchCluster",
+		Namesrv: c.namesrv.Addr(), Heap: c.brokerHeap, Extra: extra})
+	if err != nil {
+		return nil, nil, err
+	}
+	rss := procfs.StartSampler(node.Pid(), 100*time.Millisecond)
+	g := <-regc
+	if g.err != nil {
+		return node, rss, g.err
+	}
+	r.Registered = g.at.Sub(bannerTime(node.StdoutPath(), t0))
+	return node, rss, nil
+}
+
+// sendPhase runs the raw closed-loop send (profiled with perf when asked)
+// and the Java client's send.
+func (c *compare) sendPhase(ctx context.Context, r *implRun, node *cluster.Node) {
+	o := c.send
+	o.Broker, o.Topic = node.Addr(), sendTopic
+	stopPerf := c.startPerf(r, node.Pid())
+	res, err := brokerbench.Send(ctx, o)
+	stopPerf()
+	r.fail("raw send", err)
+	r.RawSend = res
+	progress("%s: raw send %.0f/s p99 %v (%d failed)", r.Impl, res.TPS, res.Latency.P99, res.Failed)
+	if c.javaThreads > 0 {
+		jr, err := c.javaDriver(ctx, fmt.Sprintf("driver-send-%s-r%d", r.Impl, r.Round), "send", c.namesrv.Addr(), sendTopic,
+			"bench_java_producer", strconv.Itoa(c.javaThreads), secs(c.send.Warmup), secs(c.send.Duration), strconv.Itoa(c.send.BodySize))
+		r.fail("java send", err)
+		r.JavaSend = jr
+		progress("%s: java send %.0f/s", r.Impl, jr["tps"])
+	}
+	if c.clientGoBench != "" {
+		tps, err := c.clientGoSend(ctx, r, c.clientGoRun)
+		r.fail("client-go benchmark send", err)
+		r.ClientGoSend = tps
+		progress("%s: client-go benchmark producer %.0f/s", r.Impl, tps)
+	}
+}
+
+// consumePhase pre-fills the consume topic and times the Java and the
+// client-go push consumers draining it.
+func (c *compare) consumePhase(ctx context.Context, r *implRun, node *cluster.Node) {
+	if c.prefill <= 0 {
+		return
+	}
+	o := c.send
+	o.Broker, o.Topic, o.Count = node.Addr(), consumeTopic, c.prefill
+	res, err := brokerbench.Send(ctx, o)
+	r.fail("prefill", err)
+	r.Prefill = res
+	n := strconv.FormatInt(c.prefill, 10)
+	jr, err := c.javaDriver(ctx, fmt.Sprintf("driver-consume-%s-r%d", r.Impl, r.Round), "consume", c.namesrv.Addr(),
+		consumeTopic, fmt.Sprintf("bench_java_consumer_r%d", r.Round), n, "120")
+	r.fail("java consume", err)
+	r.JavaDrain = jr
+	progress("%s: java push consumer %.0f msg/s", r.Impl, jr["tps"])
+	gr, err := brokerbench.Drain(ctx, c.namesrv.Addr(), consumeTopic, fmt.Sprintf("bench_go_consumer_r%d", r.Round), c.prefill, 120*time.Second)
+	r.fail("client-go consume", err)
+	r.GoDrain = gr
+	progress("%s: client-go push consumer %.0f msg/s", r.Impl, gr.TPS)
+}
+
+// startPerf runs `perf record -g` on pid when -perf-dir is set.
+func (c *compare) startPerf(r *implRun, pid int) func() {
+	if c.perfDir == "" || r.Impl != cluster.Sputnik {
+		return func() {}
+	}
+	out := filepath.Join(c.perfDir, fmt.Sprintf("perf-%s-r%d.data", r.Impl, r.Round))
+	cmd := exec.Command("perf", "record", "-F", "499", "-g", "-p", strconv.Itoa(pid), "-o", out)
+	if err := cmd.Start(); err != nil {
+		r.fail("perf", err)
+		return func() {}
+	}
+	return func() {
+		_ = cmd.Process.Signal(syscall.SIGINT)
+		_ = cmd.Wait()
+	}
+}
+
+func secs(d time.Duration) string { return strconv.Itoa(int(d.Round(time.Second) / time.Second)) }
+
+func mib(b int64) float64 { return float64(b) / (1 << 20) }
+
+func sleepCtx(ctx context.Context, d time.Duration) {
+	select {
+	case <-ctx.Done():
+	case <-time.After(d):
+	}
+}
+
+func progress(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
+}
+
+// bannerTime reads the launcher's banner, "=== start #1 at <RFC3339Nano>:
+// <command>", the last thing written before the process is started;
+// fallback when it cannot be read.
+func bannerTime(stdoutPath string, fallback time.Time) time.Time {
+	f, err := os.Open(stdoutPath)
+	if err != nil {
+		return fallback
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	if !sc.Scan() {
+		return fallback
+	}
+	_, rest, ok := strings.Cut(sc.Text(), " at ")
+	if !ok {
+		return fallback
+	}
+	stamp, _, ok := strings.Cut(rest, ": ")
+	if !ok {
+		return fallback
+	}
+	t, err := time.Parse(time.RFC3339Nano, stamp)
+	if err != nil {
+		return fallback
+	}
+	return t
+}
