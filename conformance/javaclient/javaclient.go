@@ -368,3 +368,77 @@ func MQAdminFailed(out, errOut string) bool {
 	}
 	return false
 }
+
+// BrokerOp runs one operation of io.sputnikmq.conformance.BrokerOps (see
+// conformance/java: produce, consume, rebalance, litePull, pull,
+// mqadminLive) in a JVM of its own, started with this driver's
+// configuration, and decodes its result into result (which may be nil).
+// Each call is independent: several may run at once, and clients of one
+// call never share state with another's. The JVM is killed when ctx ends
+// or timeout passes.
+func (d *Driver) BrokerOp(ctx context.Context, params map[string]any, result any, timeout time.Duration) error {
+	req, err := json.Marshal(params)
+	if err != nil {
+		return fmt.Errorf("javaclient: broker op request: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	out, err := d.runBrokerOps(ctx, req)
+	if err != nil {
+		return fmt.Errorf("javaclient: broker op %v: %w", params["op"], err)
+	}
+	var r response
+	line := strings.TrimSpace(out)
+	if i := strings.LastIndexByte(line, '\n'); i >= 0 {
+		line = line[i+1:]
+	}
+	if err := json.Unmarshal([]byte(line), &r); err != nil {
+		return fmt.Errorf("javaclient: broker op %v: bad answer %q: %w", params["op"], truncate(out, 300), err)
+	}
+	if !r.OK {
+		e := &Error{Message: r.Error}
+		if r.Code != nil {
+			e.Code = *r.Code
+		}
+		return fmt.Errorf("broker op %v: %w", params["op"], e)
+	}
+	if result == nil || len(r.Result) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(r.Result, result); err != nil {
+		return fmt.Errorf("javaclient: broker op %v result %s: %w", params["op"], truncate(string(r.Result), 300), err)
+	}
+	return nil
+}
+
+// runBrokerOps starts BrokerOps, feeds it req and returns its stdout.
+func (d *Driver) runBrokerOps(ctx context.Context, req []byte) (string, error) {
+	java := d.cfg.Java
+	if java == "" {
+		java = "java"
+	}
+	logFile := d.cfg.LogFile + ".brokerops"
+	cmd := exec.CommandContext(ctx, java, "-Xms32m", "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+		"-Duser.home="+d.cfg.Dir,
+		"-Drocketmq.home.dir="+d.cfg.Home,
+		"-Dconformance.logFile="+logFile,
+		"-Drocketmq.client.logUseSlf4j=true",
+		"-cp", d.cfg.Classpath, "io.sputnikmq.conformance.BrokerOps")
+	cmd.Dir = d.cfg.Dir
+	cmd.Env = append(os.Environ(), "ROCKETMQ_HOME="+d.cfg.Home)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
+	cmd.Stdin = strings.NewReader(string(req))
+	stderr, err := os.OpenFile(logFile+".stderr", os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return "", err
+	}
+	defer stderr.Close()
+	cmd.Stderr = stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return string(out), fmt.Errorf("run BrokerOps: %w", err)
+	}
+	return string(out), nil
+}

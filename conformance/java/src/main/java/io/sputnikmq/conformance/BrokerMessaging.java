@@ -1,0 +1,227 @@
+package io.sputnikmq.conformance;
+
+import com.alibaba.fastjson.JSONObject;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.LinkedHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.MessageQueueSelector;
+import org.apache.rocketmq.client.producer.SendCallback;
+import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageConst;
+import org.apache.rocketmq.common.message.MessageExt;
+
+/**
+ * The "produce" and "consume" operations of {@link BrokerOps}.
+ *
+ * A message spec is {"body", "tags", "keys" (space separated), "props" {user properties},
+ * "shardingKey" (send with a selector: queue = floorMod(key.hashCode(), queues))}. A received
+ * message is reported as {consumer, body, tags, keys, props (user properties only), brokerName,
+ * queueId, queueOffset, reconsumeTimes}.
+ */
+final class BrokerMessaging {
+    private BrokerMessaging() {
+    }
+
+    private static final AtomicLong SEQ = new AtomicLong();
+
+    static String instanceName(String kind) {
+        return "conf-broker-" + kind + "-" + ProcessHandle.current().pid() + "-" + SEQ.incrementAndGet();
+    }
+
+    /** Sharding-key selector: floorMod(String.hashCode, number of queues) over the route's queues. */
+    static final MessageQueueSelector BY_KEY =
+        (mqs, msg, arg) -> mqs.get(Math.floorMod(((String) arg).hashCode(), mqs.size()));
+
+    static DefaultMQProducer startProducer(String ns, String group) throws Exception {
+        DefaultMQProducer p = new DefaultMQProducer(group);
+        p.setNamesrvAddr(ns);
+        p.setInstanceName(instanceName("producer"));
+        p.setSendMsgTimeout(5000);
+        p.start();
+        return p;
+    }
+
+    static Message message(String topic, JSONObject spec) {
+        String body = spec.getString("body");
+        Message m = new Message(topic, spec.getString("tags"), spec.getString("keys"),
+            body.getBytes(StandardCharsets.UTF_8));
+        JSONObject props = spec.getJSONObject("props");
+        if (props != null) {
+            for (String k : props.keySet()) {
+                m.putUserProperty(k, props.getString(k));
+            }
+        }
+        return m;
+    }
+
+    /**
+     * produce {ns, topic, group, mode: sync|async|oneway|batch, messages: [spec]}: one entry per
+     * message {body, status, brokerName, queueId, queueOffset} in spec order (oneway: status
+     * "ONEWAY", no queue).
+     */
+    static List<Map<String, Object>> produce(JSONObject req) throws Exception {
+        DefaultMQProducer p = startProducer(req.getString("ns"), req.getString("group"));
+        try {
+            return produceWith(p, req.getString("topic"), req.getString("mode"),
+                BrokerOps.objects(req.getJSONArray("messages")));
+        } finally {
+            p.shutdown();
+        }
+    }
+
+    static List<Map<String, Object>> produceWith(DefaultMQProducer p, String topic, String mode,
+        List<JSONObject> specs) throws Exception {
+        List<Map<String, Object>> out = new ArrayList<>();
+        switch (mode == null ? "sync" : mode) {
+            case "sync":
+                for (JSONObject s : specs) {
+                    Message m = message(topic, s);
+                    String key = s.getString("shardingKey");
+                    SendResult r = key == null ? p.send(m) : p.send(m, BY_KEY, key);
+                    out.add(sent(s.getString("body"), r, 0));
+                }
+                return out;
+            case "async":
+                return produceAsync(p, topic, specs);
+            case "oneway":
+                for (JSONObject s : specs) {
+                    p.sendOneway(message(topic, s));
+                    Map<String, Object> e = new LinkedHashMap<>();
+                    e.put("body", s.getString("body"));
+                    e.put("status", "ONEWAY");
+                    out.add(e);
+                }
+                return out;
+            case "batch": {
+                List<Message> batch = new ArrayList<>();
+                for (JSONObject s : specs) {
+                    batch.add(message(topic, s));
+                }
+                SendResult r = p.send(batch);
+                for (int i = 0; i < specs.size(); i++) {
+                    out.add(sent(specs.get(i).getString("body"), r, i));
+                }
+                return out;
+            }
+            default:
+                throw new IllegalArgumentException("unknown mode " + mode);
+        }
+    }
+
+    private static List<Map<String, Object>> produceAsync(DefaultMQProducer p, String topic,
+        List<JSONObject> specs) throws Exception {
+        int n = specs.size();
+        List<Map<String, Object>> out = new ArrayList<>(Collections.nCopies(n, null));
+        CountDownLatch done = new CountDownLatch(n);
+        AtomicReference<Throwable> failed = new AtomicReference<>();
+        for (int i = 0; i < n; i++) {
+            final int idx = i;
+            final String body = specs.get(i).getString("body");
+            p.send(message(topic, specs.get(i)), new SendCallback() {
+                @Override
+                public void onSuccess(SendResult r) {
+                    synchronized (out) {
+                        out.set(idx, sent(body, r, 0));
+                    }
+                    done.countDown();
+                }
+
+                @Override
+                public void onException(Throwable e) {
+                    failed.compareAndSet(null, e);
+                    done.countDown();
+                }
+            });
+        }
+        if (!done.await(60, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("async sends not acknowledged within 60 s");
+        }
+        if (failed.get() != null) {
+            throw new IllegalStateException("async send failed", failed.get());
+        }
+        synchronized (out) {
+            return new ArrayList<>(out);
+        }
+    }
+
+    private static Map<String, Object> sent(String body, SendResult r, int index) {
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("body", body);
+        e.put("status", r.getSendStatus().name());
+        e.put("brokerName", r.getMessageQueue().getBrokerName());
+        e.put("queueId", r.getMessageQueue().getQueueId());
+        e.put("queueOffset", r.getQueueOffset() + index);
+        return e;
+    }
+
+    /** A received message as reported to Go; consumer is the index of the consumer in its group. */
+    static Map<String, Object> received(int consumer, MessageExt m, String brokerName) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("consumer", consumer);
+        r.put("body", new String(m.getBody(), StandardCharsets.UTF_8));
+        r.put("tags", m.getTags());
+        r.put("keys", m.getKeys());
+        Map<String, String> props = new TreeMap<>();
+        for (Map.Entry<String, String> e : m.getProperties().entrySet()) {
+            if (!MessageConst.STRING_HASH_SET.contains(e.getKey())) {
+                props.put(e.getKey(), e.getValue());
+            }
+        }
+        r.put("props", props);
+        r.put("brokerName", brokerName);
+        r.put("queueId", m.getQueueId());
+        r.put("queueOffset", m.getQueueOffset());
+        r.put("reconsumeTimes", m.getReconsumeTimes());
+        return r;
+    }
+
+    /**
+     * consume {ns, topic, group, sub, prefix, count, timeoutMs, orderly, fromWhere, timestamp, model,
+     * consumers, quietMs, sleepMs, readyTimeoutMs, produceDelayMs, produce {group, mode, messages}}:
+     * starts the consumers of one group in this JVM; when "produce" is given, waits until the group
+     * holds every queue (locked, when orderly), produceDelayMs more, and sends those messages; then waits until count distinct bodies
+     * with the prefix arrived (at every consumer in broadcasting mode), quietMs more, and shuts down.
+     * Result: {ready, assignment (queues per consumer, sorted), producedAtMs, sent, complete,
+     * violations, messages (each with "at", when its listener got it)}.
+     */
+    static Map<String, Object> consume(JSONObject req) throws Exception {
+        BrokerGroup g = new BrokerGroup(req);
+        Map<String, Object> out = new LinkedHashMap<>();
+        try {
+            g.start(req.getIntValue("consumers") <= 0 ? 1 : req.getIntValue("consumers"));
+            JSONObject prod = req.getJSONObject("produce");
+            if (prod != null) {
+                long readyMs = req.getLongValue("readyTimeoutMs") > 0 ? req.getLongValue("readyTimeoutMs") : 45000;
+                out.put("ready", g.awaitReady(g.size(), readyMs));
+                out.put("assignment", g.assignment());
+                DefaultMQProducer p = startProducer(g.ns, prod.getString("group"));
+                g.quiet(req.getLongValue("produceDelayMs"));
+                out.put("producedAtMs", System.currentTimeMillis());
+                try {
+                    out.put("sent", produceWith(p, g.topic, prod.getString("mode"),
+                        BrokerOps.objects(prod.getJSONArray("messages"))));
+                } finally {
+                    p.shutdown();
+                }
+            }
+            out.put("complete", g.awaitCount(req.getString("prefix"), req.getIntValue("count"),
+                req.getLongValue("timeoutMs"), -1));
+            g.quiet(req.getLongValue("quietMs"));
+        } finally {
+            g.shutdown();
+        }
+        out.put("violations", g.violations());
+        out.put("messages", g.messages());
+        return out;
+    }
+}

@@ -1,0 +1,254 @@
+package scenario
+
+// client-go producers (SendSync, SendAsync, SendOneWay) and a push consumer
+// that keeps every delivered message's content, for the broker scenarios.
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/apache/rocketmq-client-go/v2/consumer"
+	"github.com/apache/rocketmq-client-go/v2/primitive"
+	"github.com/apache/rocketmq-client-go/v2/producer"
+)
+
+// systemProps are Java MessageConst's system property names (the
+// STRING_HASH_SET of 4.9.8) plus client-go's SHARDING_KEY; the rest of a
+// message's properties are user properties.
+var systemProps = map[string]bool{}
+
+func init() {
+	for _, k := range strings.Fields("KEYS TAGS WAIT DELAY RETRY_TOPIC REAL_TOPIC REAL_QID TRAN_MSG PGROUP " +
+		"MIN_OFFSET MAX_OFFSET BUYER_ID ORIGIN_MESSAGE_ID TRANSFER_FLAG CORRECTION_FLAG RECONSUME_TIME " +
+		"MSG_REGION TRACE_ON UNIQ_KEY MAX_RECONSUME_TIMES CONSUME_START_TIME TRAN_PREPARED_QUEUE_OFFSET " +
+		"TRANSACTION_CHECK_TIMES CHECK_IMMUNITY_TIME_IN_SECONDS INSTANCE_ID CORRELATION_ID REPLY_TO_CLIENT " +
+		"TTL ARRIVE_TIME PUSH_REPLY_TIME CLUSTER MSG_TYPE INNER_MULTI_DISPATCH INNER_MULTI_QUEUE_OFFSET " +
+		"SHARDING_KEY") {
+		systemProps[k] = true
+	}
+}
+
+// goMessage builds a client-go message from a spec.
+func goMessage(topic string, s msgSpec) *primitive.Message {
+	m := primitive.NewMessage(topic, []byte(s.Body))
+	if s.Tags != "" {
+		m.WithTag(s.Tags)
+	}
+	if s.Keys != "" {
+		m.WithKeys(strings.Fields(s.Keys))
+	}
+	for k, v := range s.Props {
+		m.WithProperty(k, v)
+	}
+	return m
+}
+
+// goProduce sends specs from a fresh client-go producer with SendSync
+// ("sync", one message a call; "batch", all in one call: SEND_BATCH_MESSAGE),
+// SendAsync ("async") or SendOneWay ("oneway").
+func goProduce(ctx context.Context, env *Env, topic, mode string, ss []msgSpec) ([]sentMsg, error) {
+	p, err := producer.NewDefaultProducer(
+		producer.WithNameServer(primitive.NamesrvAddr{env.Namesrv}),
+		producer.WithGroupName("CONF_GO_BROKER_PG"),
+		producer.WithInstanceName(goInstance("producer")),
+		producer.WithRetry(2),
+		producer.WithSendMsgTimeout(5*time.Second),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("client-go NewDefaultProducer: %w", err)
+	}
+	if err := p.Start(); err != nil {
+		return nil, fmt.Errorf("client-go producer Start: %w", err)
+	}
+	defer shutdownBounded(env, "producer", p.Shutdown)
+	switch mode {
+	case "sync":
+		return goSendSync(ctx, p, topic, ss)
+	case "async":
+		return goSendAsync(ctx, p, topic, ss)
+	case "batch":
+		return goSendBatch(ctx, p, topic, ss)
+	case "oneway":
+		out := make([]sentMsg, 0, len(ss))
+		for _, s := range ss {
+			if err := p.SendOneWay(ctx, goMessage(topic, s)); err != nil {
+				return out, fmt.Errorf("client-go SendOneWay %s: %w", s.Body, err)
+			}
+			out = append(out, sentMsg{Body: s.Body, Status: "ONEWAY"})
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("unknown client-go send mode %q", mode)
+}
+
+func goSent(body string, r *primitive.SendResult) sentMsg {
+	s := sentMsg{Body: body, Status: fmt.Sprint(r.Status), QueueOffset: r.QueueOffset}
+	if r.Status == primitive.SendOK {
+		s.Status = "SEND_OK"
+	}
+	if r.MessageQueue != nil {
+		s.BrokerName, s.QueueID = r.MessageQueue.BrokerName, r.MessageQueue.QueueId
+	}
+	return s
+}
+
+// goSender is the part of client-go's producer the sends use.
+type goSender interface {
+	SendSync(ctx context.Context, msgs ...*primitive.Message) (*primitive.SendResult, error)
+	SendAsync(ctx context.Context, f func(context.Context, *primitive.SendResult, error), msgs ...*primitive.Message) error
+}
+
+func goSendSync(ctx context.Context, p goSender, topic string, ss []msgSpec) ([]sentMsg, error) {
+	out := make([]sentMsg, 0, len(ss))
+	for _, s := range ss {
+		r, err := p.SendSync(ctx, goMessage(topic, s))
+		if err != nil {
+			return out, fmt.Errorf("client-go SendSync %s: %w", s.Body, err)
+		}
+		if r.Status != primitive.SendOK {
+			return out, fmt.Errorf("client-go SendSync %s: status %d", s.Body, r.Status)
+		}
+		out = append(out, goSent(s.Body, r))
+	}
+	return out, nil
+}
+
+// goSendBatch sends all specs in one SendSync call (a batch); the result
+// names the first message's queue offset.
+func goSendBatch(ctx context.Context, p goSender, topic string, ss []msgSpec) ([]sentMsg, error) {
+	msgs := make([]*primitive.Message, len(ss))
+	for i, s := range ss {
+		msgs[i] = goMessage(topic, s)
+	}
+	r, err := p.SendSync(ctx, msgs...)
+	if err != nil {
+		return nil, fmt.Errorf("client-go SendSync batch: %w", err)
+	}
+	if r.Status != primitive.SendOK {
+		return nil, fmt.Errorf("client-go SendSync batch: status %d", r.Status)
+	}
+	out := make([]sentMsg, len(ss))
+	for i, s := range ss {
+		out[i] = goSent(s.Body, r)
+		out[i].QueueOffset += int64(i)
+	}
+	return out, nil
+}
+
+func goSendAsync(ctx context.Context, p goSender, topic string, ss []msgSpec) ([]sentMsg, error) {
+	out := make([]sentMsg, len(ss))
+	errs := make([]error, len(ss))
+	var wg sync.WaitGroup
+	for i, s := range ss {
+		wg.Add(1)
+		err := p.SendAsync(ctx, func(_ context.Context, r *primitive.SendResult, err error) {
+			defer wg.Done()
+			switch {
+			case err != nil:
+				errs[i] = fmt.Errorf("client-go SendAsync %s: %w", s.Body, err)
+			case r.Status != primitive.SendOK:
+				errs[i] = fmt.Errorf("client-go SendAsync %s: status %d", s.Body, r.Status)
+			default:
+				out[i] = goSent(s.Body, r)
+			}
+		}, goMessage(topic, s))
+		if err != nil {
+			wg.Done()
+			errs[i] = fmt.Errorf("client-go SendAsync %s: %w", s.Body, err)
+		}
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		return nil, fmt.Errorf("client-go SendAsync: callbacks missing after 30 s")
+	}
+	for _, err := range errs {
+		if err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// goConsumeMsgs runs a fresh client-go push consumer of group (clustering,
+// from first offset, subscription expr or all) until count distinct
+// bodies with prefix arrived or wait passed; it returns every delivery.
+func goConsumeMsgs(ctx context.Context, env *Env, topic, group, expr, prefix string, count int, wait time.Duration) ([]recvMsg, error) {
+	c, err := consumer.NewPushConsumer(
+		consumer.WithNameServer(primitive.NamesrvAddr{env.Namesrv}),
+		consumer.WithGroupName(group),
+		consumer.WithInstance(goInstance("consumer")),
+		consumer.WithConsumerModel(consumer.Clustering),
+		consumer.WithConsumeFromWhere(consumer.ConsumeFromFirstOffset),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("client-go NewPushConsumer: %w", err)
+	}
+	col := &goCollector{prefix: prefix + "-", count: count, seen: map[string]bool{}, done: make(chan struct{})}
+	sel := consumer.MessageSelector{}
+	if expr != "" {
+		sel = consumer.MessageSelector{Type: consumer.TAG, Expression: expr}
+	}
+	if err := c.Subscribe(topic, sel, col.listen); err != nil {
+		return nil, fmt.Errorf("client-go Subscribe: %w", err)
+	}
+	if err := c.Start(); err != nil {
+		return nil, fmt.Errorf("client-go push consumer Start: %w", err)
+	}
+	defer shutdownBounded(env, "push consumer", c.Shutdown)
+	select {
+	case <-col.done:
+		return col.messages(), nil
+	case <-time.After(wait):
+		got := col.messages()
+		return got, fmt.Errorf("client-go push consumer: %d of %d messages after %s", len(col.seen), count, wait)
+	case <-ctx.Done():
+		return col.messages(), ctx.Err()
+	}
+}
+
+type goCollector struct {
+	prefix string
+	count  int
+	mu     sync.Mutex
+	got    []recvMsg
+	seen   map[string]bool
+	done   chan struct{}
+	once   sync.Once
+}
+
+func (c *goCollector) listen(_ context.Context, msgs ...*primitive.MessageExt) (consumer.ConsumeResult, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, m := range msgs {
+		r := recvMsg{Body: string(m.Body), Tags: m.GetTags(), Keys: m.GetKeys(), Props: map[string]string{},
+			QueueOffset: m.QueueOffset, ReconsumeTimes: int(m.ReconsumeTimes)}
+		if m.Queue != nil {
+			r.BrokerName, r.QueueID = m.Queue.BrokerName, m.Queue.QueueId
+		}
+		for k, v := range m.GetProperties() {
+			if !systemProps[k] {
+				r.Props[k] = v
+			}
+		}
+		c.got = append(c.got, r)
+		if strings.HasPrefix(r.Body, c.prefix) {
+			c.seen[r.Body] = true
+		}
+	}
+	if len(c.seen) >= c.count {
+		c.once.Do(func() { close(c.done) })
+	}
+	return consumer.ConsumeSuccess, nil
+}
+
+func (c *goCollector) messages() []recvMsg {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]recvMsg(nil), c.got...)
+}
