@@ -30,7 +30,7 @@ import org.apache.rocketmq.store.stats.BrokerStatsManager;
  * Go harness drives Sputnik's store, and prints one JSON object per run on stdout.
  *
  * <pre>
- *   StoreBench put  key=value... messages=N size=B threads=T [queues=Q topic=X]
+ *   StoreBench append key=value... messages=N size=B threads=T [queues=Q topic=X]
  *       open (construct + load + start), T threads put N messages in all, wait for dispatch,
  *       report rates, per-put latency percentiles and memory, shut down
  *   StoreBench fill key=value... size=B threads=T [progressBytes=P]
@@ -56,7 +56,7 @@ public final class StoreBench {
     public static void main(String[] args) throws Exception {
         Util.quietLogging();
         if (args.length < 1) {
-            Util.die("usage: StoreBench put|fill|recover key=value...", null);
+            Util.die("usage: StoreBench append|fill|recover key=value...", null);
         }
         Properties bench = new Properties();
         Properties store = new Properties();
@@ -80,8 +80,8 @@ public final class StoreBench {
 
     static void run(String mode, Properties bench, Properties store, PrintStream out) throws Exception {
         switch (mode) {
-            case "put":
-                out.println(json(put(bench, config(store))));
+            case "append":
+                out.println(json(append(bench, config(store))));
                 break;
             case "fill":
                 fill(bench, config(store), out);
@@ -123,9 +123,9 @@ public final class StoreBench {
         return store;
     }
 
-    // ------------------------------------------------------------------ put
+    // ------------------------------------------------------------------ append
 
-    static Map<String, Object> put(Properties bench, MessageStoreConfig cfg) throws Exception {
+    static Map<String, Object> append(Properties bench, MessageStoreConfig cfg) throws Exception {
         long messages = Long.parseLong(bench.getProperty("messages", "100000"));
         int size = Integer.parseInt(bench.getProperty("size", "1024"));
         int threads = Integer.parseInt(bench.getProperty("threads", "4"));
@@ -154,6 +154,7 @@ public final class StoreBench {
         r.put("impl", "java");
         r.put("messages", messages);
         r.put("failed", p.failed.get());
+        r.put("failedStatus", p.failedStatus);
         r.put("bodyBytes", messages * size);
         r.put("logBytes", store.getMaxPhyOffset());
         r.put("appendNanos", appended);
@@ -172,6 +173,7 @@ public final class StoreBench {
         final InetSocketAddress born = new InetSocketAddress("127.0.0.1", 50000);
         final InetSocketAddress storeHost = new InetSocketAddress("127.0.0.1", 10911);
         final AtomicLong failed = new AtomicLong();
+        volatile String failedStatus = "";
 
         Producer(Properties bench, int size) {
             topic = bench.getProperty("topic", "BenchTopic");
@@ -186,7 +188,7 @@ public final class StoreBench {
             Map<String, String> props = new HashMap<>();
             props.put(MessageConst.PROPERTY_TAGS, "TagA");
             props.put(MessageConst.PROPERTY_KEYS, "key-" + seq);
-            props.put(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX, String.format("7F000001%024X", seq));
+            props.put(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX, uniqKey(seq));
             MessageExtBrokerInner m = new MessageExtBrokerInner();
             m.setTopic(topic);
             m.setQueueId((int) (seq % queues));
@@ -200,6 +202,15 @@ public final class StoreBench {
             return m;
         }
 
+        /** 7F000001 then seq in 24 upper-case hex digits, without String.format (Go builds the same). */
+        static String uniqKey(long seq) {
+            char[] b = "7F000001000000000000000000000000".toCharArray();
+            for (int i = 31; i >= 8; i--, seq >>>= 4) {
+                b[i] = "0123456789ABCDEF".charAt((int) (seq & 15));
+            }
+            return new String(b);
+        }
+
         void putUntil(DefaultMessageStore store, AtomicLong next, long limit, long[] hist) {
             for (long seq = next.getAndIncrement(); seq < limit; seq = next.getAndIncrement()) {
                 MessageExtBrokerInner m = message(seq);
@@ -208,6 +219,7 @@ public final class StoreBench {
                 Hist.add(hist, System.nanoTime() - t);
                 if (!r.isOk()) {
                     failed.incrementAndGet();
+                    failedStatus = r.getPutMessageStatus().name();
                 }
             }
         }
@@ -245,11 +257,18 @@ public final class StoreBench {
         boolean halt = Boolean.parseBoolean(bench.getProperty("halt", "false"));
         boolean clean = !Files.exists(Paths.get(cfg.getStorePathRootDir(), "abort"));
         long t0 = System.nanoTime();
-        DefaultMessageStore store = open(cfg);
+        DefaultMessageStore store = new DefaultMessageStore(cfg,
+            new BrokerStatsManager("DefaultCluster", true), null, new BrokerConfig());
+        if (!store.load()) {
+            Util.die("DefaultMessageStore.load() returned false", null);
+        }
+        long loaded = System.nanoTime() - t0;
+        store.start();
         long opened = System.nanoTime() - t0;
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("impl", "java");
         r.put("lastExitOK", clean);
+        r.put("loadNanos", loaded);
         r.put("openNanos", opened);
         r.put("logBytes", store.getMaxPhyOffset());
         r.put("memory", memory());

@@ -1,0 +1,119 @@
+package storebench
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// Baseline is one page-cache bandwidth measurement: Bytes written to a
+// pre-allocated file on the data directory's file system, no fsync.
+type Baseline struct {
+	// Method is BaselineWrite (write(2) calls) or BaselineMmap (copies
+	// into a shared mapping of the file, the way both stores write).
+	Method string `json:"method"`
+	Chunk  int    `json:"chunk"`
+	Bytes  int64  `json:"bytes"`
+	Nanos  int64  `json:"nanos"`
+	Load   string `json:"load"`
+}
+
+// The baseline methods.
+const (
+	BaselineWrite = "write(2)"
+	BaselineMmap  = "mmap+memcpy"
+)
+
+// BytesPerSec is the measured bandwidth.
+func (b Baseline) BytesPerSec() float64 { return perSec(b.Bytes, b.Nanos) }
+
+// RunBaselines measures write(2) of 64 KiB and 1 MiB and memcpy of 64 KiB
+// into a mapping, total bytes each, in dir, repeats times each (on a VM
+// the same run varies several-fold, see Markdown). The file is created and its
+// blocks allocated (fallocate, as store/segment does) before the clock
+// starts; it is removed afterwards.
+func RunBaselines(dir string, total int64, repeats int) ([]Baseline, error) {
+	runs := []struct {
+		method string
+		chunk  int
+	}{{BaselineWrite, 64 << 10}, {BaselineWrite, 1 << 20}, {BaselineMmap, 64 << 10}}
+	var out []Baseline
+	for range max(repeats, 1) {
+		for _, r := range runs {
+			b, err := runBaseline(filepath.Join(dir, "pagecache.bench"), r.method, r.chunk, total)
+			if err != nil {
+				return out, err
+			}
+			out = append(out, b)
+		}
+	}
+	return out, nil
+}
+
+func runBaseline(path, method string, chunk int, total int64) (Baseline, error) {
+	b := Baseline{Method: method, Chunk: chunk, Bytes: total, Load: loadAvg()}
+	f, err := preallocate(path, total)
+	if err != nil {
+		return b, err
+	}
+	defer os.Remove(path)
+	buf := make([]byte, chunk)
+	for i := range buf {
+		buf[i] = byte('a' + i%26)
+	}
+	var d time.Duration
+	if method == BaselineMmap {
+		d, err = copyMapped(f, buf, total)
+	} else {
+		d, err = writeSequential(f, buf, total)
+	}
+	b.Nanos = int64(d)
+	return b, errors.Join(err, f.Close())
+}
+
+func preallocate(path string, size int64) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("storebench: baseline file: %w", err)
+	}
+	if err := syscall.Fallocate(int(f.Fd()), 0, 0, size); err != nil && !errors.Is(err, syscall.EOPNOTSUPP) {
+		_ = f.Close()
+		return nil, fmt.Errorf("storebench: fallocate %s: %w", path, err)
+	}
+	return f, f.Truncate(size)
+}
+
+func writeSequential(f *os.File, buf []byte, total int64) (time.Duration, error) {
+	t0 := time.Now()
+	for off := int64(0); off < total; {
+		n, err := f.Write(buf[:min(int64(len(buf)), total-off)])
+		if err != nil {
+			return 0, fmt.Errorf("storebench: write at %d: %w", off, err)
+		}
+		off += int64(n)
+	}
+	return time.Since(t0), nil
+}
+
+func copyMapped(f *os.File, buf []byte, total int64) (time.Duration, error) {
+	data, err := syscall.Mmap(int(f.Fd()), 0, int(total), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)
+	if err != nil {
+		return 0, fmt.Errorf("storebench: mmap: %w", err)
+	}
+	t0 := time.Now()
+	for off := int64(0); off < total; off += int64(len(buf)) {
+		copy(data[off:], buf)
+	}
+	d := time.Since(t0)
+	return d, syscall.Munmap(data)
+}
+
+func perSec(n, nanos int64) float64 {
+	if nanos <= 0 {
+		return 0
+	}
+	return float64(n) / (float64(nanos) / 1e9)
+}
