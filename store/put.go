@@ -103,40 +103,45 @@ func (s *Store) checkStatus() PutStatus {
 // PutMessage stores one message and, when the store syncs and the message
 // asks to wait, returns once it is durable (Java putMessage).
 func (s *Store) PutMessage(m *Message) PutResult {
-	ch := make(chan PutResult, 1)
-	s.PutMessageAsync(m, func(r PutResult) { ch <- r })
-	return <-ch
+	r, wait := s.putMessage(m)
+	if !wait {
+		return r
+	}
+	return s.flushed(r, s.cl.WaitFlushed(r.End()))
 }
 
 // PutMessageAsync stores one message and calls done with the result: at
 // once, or from the flush goroutine when it waits for durability (Java
 // asyncPutMessage).
 func (s *Store) PutMessageAsync(m *Message, done func(PutResult)) {
+	r, wait := s.putMessage(m)
+	s.finish(r, wait, done)
+}
+
+// putMessage checks, encodes and appends one message; wait reports that
+// the answer must wait for the flush (SYNC_FLUSH and WaitStoreMsgOK).
+func (s *Store) putMessage(m *Message) (PutResult, bool) {
 	if st := s.checkStatus(); st != PutOK {
-		done(PutResult{Status: st, Err: ErrClosed})
-		return
+		return PutResult{Status: st, Err: ErrClosed}, false
 	}
 	if st, err := s.checkMessage(m); st != PutOK {
-		done(PutResult{Status: st, Err: err})
-		return
+		return PutResult{Status: st, Err: err}, false
 	}
 	m, err := s.applyDelay(m)
 	if err != nil {
-		done(PutResult{Status: MessageIllegal, Err: err})
-		return
+		return PutResult{Status: MessageIllegal, Err: err}, false
 	}
 	buf := bytebufferpool.Get()
 	defer bytebufferpool.Put(buf)
 	rec := s.recordOf(m)
 	if buf.B, err = message.AppendRecord(buf.B[:0], &rec); err != nil {
-		done(PutResult{Status: MessageIllegal, Err: err})
-		return
+		return PutResult{Status: MessageIllegal, Err: err}, false
 	}
-	s.append(&commitlog.Put{
+	return s.append(&commitlog.Put{
 		Records:    buf.B,
 		QueueKey:   queueKey(m.Topic, m.QueueID),
 		Consumable: message.Consumable(m.SysFlag),
-	}, m.WaitStoreMsgOK, done)
+	}, m.WaitStoreMsgOK)
 }
 
 // checkMessage is Java checkMessage plus the size checks of
@@ -235,28 +240,38 @@ func (s *Store) applyDelay(m *Message) (*Message, error) {
 
 // append writes the records and reports, waiting for durability when the
 // store syncs and the put asks for it (Java submitFlushRequest).
-func (s *Store) append(p *commitlog.Put, wait bool, done func(PutResult)) {
+func (s *Store) append(p *commitlog.Put, wait bool) (PutResult, bool) {
 	res, err := s.cl.Append(p)
 	if err != nil {
-		done(PutResult{Status: s.appendFailure(err), Err: err})
-		return
+		return PutResult{Status: s.appendFailure(err), Err: err}, false
 	}
 	s.reput.wake()
-	if s.cfg.FlushDiskType != SyncFlush || !wait {
-		done(PutResult{Status: PutOK, Result: res})
+	r := PutResult{Status: PutOK, Result: res}
+	return r, s.cfg.FlushDiskType == SyncFlush && wait
+}
+
+// finish answers done at once, or once the put is durable.
+func (s *Store) finish(r PutResult, wait bool, done func(PutResult)) {
+	if !wait {
+		done(r)
 		return
 	}
-	s.cl.OnFlushed(res.End(), func(err error) {
-		switch {
-		case err == nil:
-			done(PutResult{Status: PutOK, Result: res})
-		case errors.Is(err, commitlog.ErrFlushTimeout):
-			done(PutResult{Status: FlushDiskTimeout, Result: res, Err: err})
-		default:
-			s.markNotWritable(err)
-			done(PutResult{Status: FlushDiskTimeout, Result: res, Err: err})
-		}
-	})
+	s.cl.OnFlushed(r.End(), func(err error) { done(s.flushed(r, err)) })
+}
+
+// flushed is the answer to a put that waited for the flush: a timeout is
+// FLUSH_DISK_TIMEOUT (the message is stored), a failed fsync also refuses
+// further puts.
+func (s *Store) flushed(r PutResult, err error) PutResult {
+	switch {
+	case err == nil:
+		return r
+	case errors.Is(err, commitlog.ErrFlushTimeout):
+	default:
+		s.markNotWritable(err)
+	}
+	r.Status, r.Err = FlushDiskTimeout, err
+	return r
 }
 
 // appendFailure maps an append error to Java's status; write errors make
@@ -291,23 +306,28 @@ type Batch struct {
 
 // PutMessages stores a batch (Java putMessages).
 func (s *Store) PutMessages(b *Batch) PutResult {
-	ch := make(chan PutResult, 1)
-	s.PutMessagesAsync(b, func(r PutResult) { ch <- r })
-	return <-ch
+	r, wait := s.putMessages(b)
+	if !wait {
+		return r
+	}
+	return s.flushed(r, s.cl.WaitFlushed(r.End()))
 }
 
 // PutMessagesAsync stores a batch: all entries in one queue, consecutive
 // offsets, one store time. Like Java it refuses transactional batches,
 // bodies over maxMessageSize and long topics (MESSAGE_ILLEGAL).
 func (s *Store) PutMessagesAsync(b *Batch, done func(PutResult)) {
+	r, wait := s.putMessages(b)
+	s.finish(r, wait, done)
+}
+
+func (s *Store) putMessages(b *Batch) (PutResult, bool) {
 	if st := s.checkStatus(); st != PutOK {
-		done(PutResult{Status: st, Err: ErrClosed})
-		return
+		return PutResult{Status: st, Err: ErrClosed}, false
 	}
 	if message.TransactionType(b.SysFlag) != 0 || len(b.Template.Topic) > message.MaxTopicLen ||
 		len(b.Body) > int(s.cfg.MaxMessageSize) {
-		done(PutResult{Status: MessageIllegal, Err: errors.New("store: batch refused (transaction, size or topic)")})
-		return
+		return PutResult{Status: MessageIllegal, Err: errors.New("store: batch refused (transaction, size or topic)")}, false
 	}
 	buf := bytebufferpool.Get()
 	defer bytebufferpool.Put(buf)
@@ -316,8 +336,7 @@ func (s *Store) PutMessagesAsync(b *Batch, done func(PutResult)) {
 	t.StoreTimestamp = s.opt.Now()
 	var err error
 	if buf.B, _, err = message.AppendBatchRecords(buf.B[:0], &t, b.Body); err != nil {
-		done(PutResult{Status: MessageIllegal, Err: err})
-		return
+		return PutResult{Status: MessageIllegal, Err: err}, false
 	}
-	s.append(&commitlog.Put{Records: buf.B, QueueKey: queueKey(t.Topic, t.QueueID), Consumable: true}, b.WaitStoreMsgOK, done)
+	return s.append(&commitlog.Put{Records: buf.B, QueueKey: queueKey(t.Topic, t.QueueID), Consumable: true}, b.WaitStoreMsgOK)
 }
