@@ -8,6 +8,10 @@ import (
 	"github.com/sputnikmq/sputnik/store/segment"
 )
 
+// prefaultWindow is how far ahead of the write position the current
+// segment's pages are faulted in, in the background.
+const prefaultWindow = 8 << 20
+
 // Put is one append: a single record, or the records of a batch, encoded
 // back to back (store/message), all for the same queue.
 type Put struct {
@@ -69,6 +73,7 @@ func (c *CommitLog) Append(p *Put) (Result, error) {
 		c.queueOffsets[p.QueueKey] = res.QueueOffset + int64(res.Count)
 	}
 	seg.SetStoreTimestamp(res.StoreTimestamp)
+	seg.Prefault(prefaultWindow)
 	c.flush.appended()
 	return res, nil
 }

@@ -91,6 +91,11 @@ type Segment struct {
 	errMu   sync.Mutex
 	err     error // sticky write/fsync error
 
+	// prefaulted is how far the pages are known faulted in; prefaulting
+	// is set while a background prefault runs (see Prefault).
+	prefaulted  atomic.Int64
+	prefaulting atomic.Bool
+
 	refs      atomic.Int64 // 1 for the owner plus one per reader
 	destroyed atomic.Bool
 	cleanup   sync.Once
@@ -297,6 +302,31 @@ func (s *Segment) Bytes(off, n int64) ([]byte, error) {
 		return nil, fmt.Errorf("%w: read %d bytes at %d of %s (wrote %d)", ErrRange, n, off, s.path, s.wrote.Load())
 	}
 	return s.data[off : off+n : off+n], nil
+}
+
+// Prefault makes sure the window bytes after the write position are
+// faulted in, starting a background prefault when the writer comes within
+// half a window of the prefaulted end. Appends then copy into resident
+// pages instead of taking first-touch page faults while the appender holds
+// its lock (what Java's warmMapedFileEnable does for a whole file, up front).
+func (s *Segment) Prefault(window int64) {
+	w := s.wrote.Load()
+	done := s.prefaulted.Load()
+	if done >= s.size || done-w > window/2 || !s.prefaulting.CompareAndSwap(false, true) {
+		return
+	}
+	if !s.Acquire() {
+		s.prefaulting.Store(false)
+		return
+	}
+	from := max(done, w)
+	to := min(from+window, s.size)
+	go func() {
+		defer s.Release()
+		defer s.prefaulting.Store(false)
+		populate(s.data[from:to])
+		s.prefaulted.Store(to)
+	}()
 }
 
 // IsFlushable reports whether Flush(leastPages) would write anything, as
