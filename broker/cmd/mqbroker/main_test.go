@@ -1,0 +1,42 @@
+package main
+
+import (
+	"bytes"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func repoFile(rel string) string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", rel)
+}
+
+// The 4.9.8 distribution's conf/broker.conf starts Sputnik unchanged: the
+// boot line Java prints, then a clean shutdown on the signal.
+func TestSampleBrokerConfStarts(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	env := []string{"HOME=" + home, "ROCKETMQ_HOME=" + home, "SPUTNIK_LISTEN_ADDR=127.0.0.1:0"}
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"-c", repoFile("distribution/conf/broker.conf")}, env, &stdout, &stderr, func() int { return 143 })
+	require.Equal(t, 143, code, stderr.String())
+	require.Regexp(t, `^The broker\[broker-a, [^\]]+:\d+\] boot success\. serializeType=JSON\n$`, stdout.String())
+	require.NoFileExists(t, filepath.Join(home, "store", "abort"), "clean shutdown removes the abort file")
+	require.FileExists(t, filepath.Join(home, "store", "config", "topics.json"))
+}
+
+// -h prints commons-cli's help and exits 0; -p prints the four configs.
+func TestHelpAndPrint(t *testing.T) {
+	home := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 0, run([]string{"-h"}, []string{"HOME=" + home}, &stdout, &stderr, nil))
+	require.True(t, strings.HasPrefix(stdout.String(), "usage: mqbroker"))
+	stdout.Reset()
+	require.Equal(t, 0, run([]string{"-p"}, []string{"HOME=" + home, "ROCKETMQ_HOME=" + home}, &stdout, &stderr, nil))
+	require.Contains(t, stdout.String(), "brokerClusterName=DefaultCluster")
+	require.Contains(t, stdout.String(), "mappedFileSizeCommitLog=1073741824")
+}
