@@ -419,6 +419,13 @@ func (b *Broker) startRegistrar() {
 			return splitNamesrv(*bc.NamesrvAddr)
 		},
 		permission: b.perm.Load,
+		// Java registerBrokerAll(checkOrderConfig=true): the name server's
+		// order-topic config sets the topics' order flags.
+		onResult: func(resp *wire.Command) {
+			if err := b.topics.UpdateOrderTopics(orderTopicsOf(resp.Body)); err != nil {
+				b.log.WithError(err).Warn("update order topic config")
+			}
+		},
 		header: protocol.RegisterBrokerRequestHeader{
 			BrokerName: bc.BrokerName, BrokerAddr: b.Addr(), ClusterName: bc.BrokerClusterName,
 			HaServerAddr: haAddr, BrokerId: bc.BrokerID,

@@ -198,3 +198,10 @@ func TestVIPPortServesSendNotPull(t *testing.T) {
 	resp = invoke(t, cl, vip, pull("VipTopic", 0, 0, 0, "*"))
 	require.EqualValues(t, protocol.RespRequestCodeNotSupported, resp.Code)
 }
+
+func TestOrderTopicsOf(t *testing.T) {
+	require.Equal(t, map[string]string{"T": "broker-a:4;broker-b:4"}, orderTopicsOf([]byte(`{"table":{"T":"broker-a:4;broker-b:4"}}`)))
+	require.Nil(t, orderTopicsOf(nil))
+	require.Nil(t, orderTopicsOf([]byte(`{}`)))
+	require.Equal(t, map[string]string{}, orderTopicsOf([]byte(`{"table":{}}`)))
+}

@@ -174,3 +174,28 @@ func (r *registrar) run(stop <-chan struct{}, period time.Duration) {
 		}
 	}
 }
+
+// orderTopicsOf reads a registration answer's body, the name server's
+// ORDER_TOPIC_CONFIG namespace as a KVTable ({"table":{topic: conf}}); nil
+// when there is none (Java then leaves the order flags alone).
+func orderTopicsOf(body []byte) map[string]string {
+	if len(body) == 0 {
+		return nil
+	}
+	v, err := fastjson.Parse(body)
+	if err != nil {
+		return nil
+	}
+	table := v.Get("table")
+	if table.IsNull() {
+		return nil
+	}
+	out := map[string]string{}
+	for k, val := range table.Members() {
+		s, err := val.AsString()
+		if err == nil {
+			out[k.Text()] = s
+		}
+	}
+	return out
+}
