@@ -4,6 +4,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/sputnikmq/sputnik/compat/javalang"
+	"github.com/sputnikmq/sputnik/store/message"
 )
 
 func TestParseDelayLevels(t *testing.T) {
@@ -23,5 +26,11 @@ func TestParseDelayLevels(t *testing.T) {
 	for _, bad := range []string{"", "1s  5s", "1x", "s", "1.5s", " 1s"} {
 		_, err := ParseDelayLevels(bad)
 		require.Error(t, err, bad)
+	}
+}
+
+func TestTagsCodeOfMatchesJavaDecoding(t *testing.T) {
+	for _, tag := range []string{"", "TagA", "ключ", "😀x", "a\xffb", "\xe4\xb8"} {
+		require.Equal(t, message.TagsCode(javalang.DecodeUTF8([]byte(tag))), tagsCodeOf([]byte(tag)), "%q", tag)
 	}
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/sputnikmq/sputnik/compat/javalang"
 	"github.com/sputnikmq/sputnik/store/consumequeue"
@@ -14,18 +15,25 @@ import (
 // Only NOT_TYPE and COMMIT records enter a consume queue; the index skips
 // ROLLBACK records itself.
 func (s *Store) dispatchRecord(rec *message.Record) error {
+	_, err := s.dispatch(rec)
+	return err
+}
+
+// dispatch is dispatchRecord returning the record's tags code (for the
+// arrival notice).
+func (s *Store) dispatch(rec *message.Record) (int64, error) {
 	tagsCode := s.tagsCode(rec)
 	if message.Consumable(rec.SysFlag) {
 		if err := s.putUnit(rec, tagsCode); err != nil {
-			return err
+			return 0, err
 		}
 	}
 	if s.cfg.MessageIndexEnable {
 		if err := s.buildIndex(rec); err != nil {
-			return fmt.Errorf("store: index record at %d: %w", rec.PhysicalOffset, err)
+			return 0, fmt.Errorf("store: index record at %d: %w", rec.PhysicalOffset, err)
 		}
 	}
-	return nil
+	return tagsCode, nil
 }
 
 func (s *Store) putUnit(rec *message.Record, tagsCode int64) error {
@@ -48,7 +56,7 @@ func (s *Store) putUnit(rec *message.Record, tagsCode int64) error {
 func (s *Store) tagsCode(rec *message.Record) int64 {
 	var code int64
 	if tags, ok := message.LookupProperty(rec.Properties, message.PropTags); ok {
-		code = message.TagsCode(javalang.DecodeUTF8(tags))
+		code = tagsCodeOf(tags)
 	}
 	if rec.Topic != ScheduleTopic {
 		return code
@@ -68,6 +76,26 @@ func (s *Store) tagsCode(rec *message.Record) int64 {
 	return code
 }
 
+// tagsCodeOf is message.TagsCode of the tag as Java decodes its bytes,
+// without allocating a string for valid UTF-8 (ranging over the converted
+// bytes yields the same code points Java's decoder does).
+func tagsCodeOf(tag []byte) int64 {
+	if !utf8.Valid(tag) {
+		return message.TagsCode(javalang.DecodeUTF8(tag))
+	}
+	var h int32
+	for _, r := range string(tag) {
+		if r >= 0x10000 {
+			r -= 0x10000
+			h = 31*h + 0xD800 + r>>10
+			h = 31*h + 0xDC00 + r&0x3FF
+			continue
+		}
+		h = 31*h + r
+	}
+	return int64(h)
+}
+
 // buildIndex indexes the record's UNIQ_KEY and KEYS (Java
 // IndexService.buildIndex).
 func (s *Store) buildIndex(rec *message.Record) error {
@@ -83,7 +111,7 @@ func (s *Store) buildIndex(rec *message.Record) error {
 
 // notifyArrival tells long polling about a dispatched message (Java
 // ReputMessageService, master only).
-func (s *Store) notifyArrival(rec *message.Record) {
+func (s *Store) notifyArrival(rec *message.Record, tagsCode int64) {
 	if s.opt.OnArrival == nil || s.cfg.BrokerRole == Slave || !message.Consumable(rec.SysFlag) {
 		return
 	}
@@ -91,7 +119,7 @@ func (s *Store) notifyArrival(rec *message.Record) {
 		Topic:          rec.Topic,
 		QueueID:        rec.QueueID,
 		NextOffset:     rec.QueueOffset + 1,
-		TagsCode:       s.tagsCode(rec),
+		TagsCode:       tagsCode,
 		StoreTimestamp: rec.StoreTimestamp,
 		Properties:     rec.Properties,
 	})

@@ -97,11 +97,12 @@ func (r *reputService) dispatchView(b []byte) bool {
 		case err != nil:
 			return r.skipBad(err, len(b)-pos)
 		}
-		if err := r.s.dispatchRecord(&rec); err != nil {
+		tagsCode, err := r.s.dispatch(&rec)
+		if err != nil {
 			r.fail(err)
 			return false
 		}
-		r.s.notifyArrival(&rec)
+		r.s.notifyArrival(&rec, tagsCode)
 		r.from.Add(int64(rec.TotalSize))
 		pos += int(rec.TotalSize)
 	}

@@ -102,8 +102,14 @@ func BuildKey(topic, key string) string { return topic + topicKeySeparator + key
 // String.hashCode, with Integer.MIN_VALUE (whose absolute value is itself)
 // mapped to 0. The key is taken as Java decoded it: callers pass strings
 // decoded with javalang.DecodeUTF8.
-func KeyHash(key string) int32 {
-	h := jhash.String(key)
+func KeyHash(key string) int32 { return absHash(jhash.String(key)) }
+
+// TopicKeyHash is KeyHash(BuildKey(topic, key)) without building the key.
+func TopicKeyHash(topic, key string) int32 {
+	return absHash(jhash.Continue(jhash.Continue(jhash.String(topic), topicKeySeparator), key))
+}
+
+func absHash(h int32) int32 {
 	if h == math.MinInt32 {
 		return 0
 	}

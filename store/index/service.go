@@ -178,7 +178,7 @@ func (s *Service) Build(topic, uniqKey, keys string, phyOffset, storeTimestamp i
 		return nil
 	}
 	if uniqKey != "" {
-		if f, err = s.put(f, BuildKey(topic, uniqKey), phyOffset, storeTimestamp); err != nil {
+		if f, err = s.put(f, topic, uniqKey, phyOffset, storeTimestamp); err != nil {
 			return err
 		}
 	}
@@ -186,7 +186,7 @@ func (s *Service) Build(topic, uniqKey, keys string, phyOffset, storeTimestamp i
 		if key == "" {
 			continue
 		}
-		if f, err = s.put(f, BuildKey(topic, key), phyOffset, storeTimestamp); err != nil {
+		if f, err = s.put(f, topic, key, phyOffset, storeTimestamp); err != nil {
 			return err
 		}
 	}
@@ -202,12 +202,12 @@ const (
 
 // put adds key to f, or to a new file when f is full (IndexService.putKey)
 // and returns the file that took it.
-func (s *Service) put(f *File, key string, phyOffset, storeTimestamp int64) (*File, error) {
-	hash := KeyHash(key)
+func (s *Service) put(f *File, topic, key string, phyOffset, storeTimestamp int64) (*File, error) {
+	hash := TopicKeyHash(topic, key)
 	for range 2 {
 		ok, err := f.put(hash, phyOffset, storeTimestamp)
 		if err != nil {
-			return f, fmt.Errorf("index: key %q offset %d: %w", key, phyOffset, err)
+			return f, fmt.Errorf("index: key %q offset %d: %w", BuildKey(topic, key), phyOffset, err)
 		}
 		if ok {
 			return f, nil
@@ -217,7 +217,7 @@ func (s *Service) put(f *File, key string, phyOffset, storeTimestamp int64) (*Fi
 			return f, err
 		}
 	}
-	return f, fmt.Errorf("index: key %q offset %d: a new file is full", key, phyOffset)
+	return f, fmt.Errorf("index: key %q offset %d: a new file is full", BuildKey(topic, key), phyOffset)
 }
 
 // writable is the newest file, or a new one when there is none or it is

@@ -34,8 +34,11 @@ const (
 
 // String returns Java's String.hashCode of s: s is taken as UTF-16 code
 // units (a supplementary character counts as its surrogate pair).
-func String(s string) int32 {
-	var h int32
+func String(s string) int32 { return Continue(0, s) }
+
+// Continue is String over a string that continues one whose hash is h:
+// Continue(String(a), b) == String(a + b), without building a + b.
+func Continue(h int32, s string) int32 {
 	for _, r := range s {
 		if r >= 0x10000 {
 			r -= 0x10000

@@ -163,3 +163,11 @@ func TestRemoveKeepsOthersInOrder(t *testing.T) {
 		t.Fatalf("Get = %d %v", v, ok)
 	}
 }
+
+func TestContinue(t *testing.T) {
+	for _, c := range [][2]string{{"", ""}, {"Topic#", "key"}, {"T", "ключ-键😀"}, {"😀", "x"}} {
+		if got, want := Continue(String(c[0]), c[1]), String(c[0]+c[1]); got != want {
+			t.Errorf("Continue(%q, %q) = %d, want %d", c[0], c[1], got, want)
+		}
+	}
+}
