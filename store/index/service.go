@@ -83,6 +83,7 @@ type Service struct {
 	closed bool
 
 	flushes sync.WaitGroup // flushes of files that filled up
+	cpMu    sync.Mutex     // orders checkpoint updates of those flushes
 }
 
 // Open loads the index files in cfg.Dir in name order (IndexService.load).
@@ -318,7 +319,13 @@ func (s *Service) flushFile(f *File) error {
 		return err
 	}
 	if ts > 0 && s.cfg.Checkpoint != nil {
-		s.cfg.Checkpoint.SetIndex(ts)
+		// Flushes of full files run in the background and may finish out of
+		// order; the checkpoint only moves forward (Java's can move back).
+		s.cpMu.Lock()
+		if ts > s.cfg.Checkpoint.Index() {
+			s.cfg.Checkpoint.SetIndex(ts)
+		}
+		s.cpMu.Unlock()
 		if err := s.cfg.Checkpoint.Flush(); err != nil {
 			return fmt.Errorf("index: checkpoint: %w", err)
 		}
