@@ -131,14 +131,18 @@ func (s *Store) putMessage(m *Message) (PutResult, bool) {
 	if err != nil {
 		return PutResult{Status: MessageIllegal, Err: err}, false
 	}
-	buf := bytebufferpool.Get()
-	defer bytebufferpool.Put(buf)
-	rec := s.recordOf(m)
-	if buf.B, err = message.AppendRecord(buf.B[:0], &rec); err != nil {
-		return PutResult{Status: MessageIllegal, Err: err}, false
+	if !m.BornHost.Addr.IsValid() || !m.StoreHost.Addr.IsValid() {
+		return PutResult{Status: MessageIllegal, Err: message.ErrHost}, false
 	}
+	// The record is encoded straight into the commit log under its lock
+	// (checks above make the encode infallible); the body CRC is taken
+	// outside.
+	rec := s.recordOf(m)
+	rec.SysFlag = rec.SysFlag&^(message.FlagBornHostV6|message.FlagStoreHostV6) | message.HostFlags(rec.BornHost, rec.StoreHost)
+	size := message.RecordSize(rec.SysFlag, len(rec.Body), len(rec.Topic), len(rec.Properties))
 	return s.append(&commitlog.Put{
-		Records:    buf.B,
+		Size:       size,
+		Encode:     func(dst []byte) { _, _ = message.AppendRecord(dst[:0:len(dst)], &rec) },
 		QueueKey:   queueKey(m.Topic, m.QueueID),
 		Consumable: message.Consumable(m.SysFlag),
 	}, m.WaitStoreMsgOK)

@@ -15,7 +15,13 @@ const prefaultWindow = 8 << 20
 // Put is one append: a single record, or the records of a batch, encoded
 // back to back (store/message), all for the same queue.
 type Put struct {
+	// Records are the encoded records; or, when Encode is set, Size bytes
+	// that Encode writes straight into the segment (one copy of the body
+	// instead of two). Encode runs under the append lock and must fill
+	// exactly its slice: validate before appending.
 	Records []byte
+	Size    int
+	Encode  func(dst []byte)
 	// QueueKey is "topic-queueId", the counter the records take their
 	// queue offsets from.
 	QueueKey string
@@ -46,6 +52,9 @@ func (r Result) End() int64 { return r.WroteOffset + int64(r.WroteBytes) }
 // WaitFlushed and OnFlushed.
 func (c *CommitLog) Append(p *Put) (Result, error) {
 	n := int64(len(p.Records))
+	if p.Encode != nil {
+		n = int64(p.Size)
+	}
 	if n == 0 || n+message.BlankSize > c.cfg.SegmentSize {
 		return Result{}, fmt.Errorf("%w: %d bytes, segment size %d", ErrTooLarge, n, c.cfg.SegmentSize)
 	}
@@ -63,7 +72,11 @@ func (c *CommitLog) Append(p *Put) (Result, error) {
 		res.QueueOffset = c.queueOffsets[p.QueueKey]
 	}
 	_, err = seg.Append(int(n), func(b []byte) {
-		copy(b, p.Records)
+		if p.Encode != nil {
+			p.Encode(b)
+		} else {
+			copy(b, p.Records)
+		}
 		res.Count = stamp(b, res, p.Consumable)
 	})
 	if err != nil {
