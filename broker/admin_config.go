@@ -92,15 +92,7 @@ func (c *brokerConfiguration) format() string {
 
 func (c *brokerConfiguration) formatLocked() string {
 	c.mergeObjectsLocked()
-	var b strings.Builder
-	for _, k := range c.all.JavaOrder() {
-		v, _ := c.all.Get(k)
-		b.WriteString(k)
-		b.WriteByte('=')
-		b.WriteString(v)
-		b.WriteByte('\n')
-	}
-	return b.String()
+	return c.all.JavaString()
 }
 
 // versionJSON is getDataVersionJson.

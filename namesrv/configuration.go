@@ -110,15 +110,7 @@ func (c *configuration) format() string {
 
 func (c *configuration) formatLocked() string {
 	c.mergeObjectsLocked()
-	var b strings.Builder
-	for _, k := range c.all.JavaOrder() {
-		v, _ := c.all.Get(k)
-		b.WriteString(k)
-		b.WriteByte('=')
-		b.WriteString(v)
-		b.WriteByte('\n')
-	}
-	return b.String()
+	return c.all.JavaString()
 }
 
 // persist writes the table to configStorePath; Java logs failures only.

@@ -1,6 +1,10 @@
 package javaprops
 
-import "github.com/sputnikmq/sputnik/compat/javalang/jhash"
+import (
+	"strings"
+
+	"github.com/sputnikmq/sputnik/compat/javalang/jhash"
+)
 
 // JavaOrder lists p's keys in the order java.util.Properties iterates them
 // (a ConcurrentHashMap since JDK 9): the order Configuration writes and
@@ -25,4 +29,19 @@ func (p *Properties) MergeJava(from *Properties) {
 		v, _ := from.Get(k)
 		p.Set(k, v)
 	}
+}
+
+// JavaString is MixAll.properties2String: "key=value\n" per entry, in
+// Java's iteration order (what Configuration.getAllConfigsFormatString
+// answers and persists).
+func (p *Properties) JavaString() string {
+	var b strings.Builder
+	for _, k := range p.JavaOrder() {
+		v, _ := p.Get(k)
+		b.WriteString(k)
+		b.WriteByte('=')
+		b.WriteString(v)
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
