@@ -428,7 +428,7 @@ func (b *Broker) startRegistrar() {
 		},
 		header: protocol.RegisterBrokerRequestHeader{
 			BrokerName: bc.BrokerName, BrokerAddr: b.Addr(), ClusterName: bc.BrokerClusterName,
-			HaServerAddr: haAddr, BrokerId: bc.BrokerID,
+			HaServerAddr: haAddr, BrokerId: bc.BrokerID, Compressed: bc.CompressedRegister,
 		},
 	}
 }

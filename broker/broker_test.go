@@ -1,8 +1,12 @@
 package broker
 
 import (
+	"bytes"
+	"compress/zlib"
 	"context"
+	"encoding/binary"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,9 +15,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/sputnikmq/sputnik/broker/brokerconfig"
+	"github.com/sputnikmq/sputnik/broker/topics"
 	"github.com/sputnikmq/sputnik/remoting"
 	"github.com/sputnikmq/sputnik/remoting/protocol"
 	"github.com/sputnikmq/sputnik/remoting/wire"
+	"github.com/sputnikmq/sputnik/store/config"
 	"github.com/sputnikmq/sputnik/store/message"
 )
 
@@ -204,4 +210,29 @@ func TestOrderTopicsOf(t *testing.T) {
 	require.Nil(t, orderTopicsOf(nil))
 	require.Nil(t, orderTopicsOf([]byte(`{}`)))
 	require.Equal(t, map[string]string{}, orderTopicsOf([]byte(`{"table":{}}`)))
+}
+
+// RegisterBrokerBody.encode(true): zlib of length-prefixed parts.
+func TestCompressedRegisterBody(t *testing.T) {
+	wr := topics.Wrapper{DataVersion: config.DataVersion{Counter: 3, Timestamp: 17}, Topics: []config.TopicConfig{
+		{TopicName: "T1", ReadQueueNums: 4, WriteQueueNums: 4, Perm: 6, TopicFilterType: config.SingleTag},
+		{TopicName: "T2", ReadQueueNums: 8, WriteQueueNums: 2, Perm: 7, TopicFilterType: config.MultiTag},
+	}}
+	zr, err := zlib.NewReader(bytes.NewReader(compressedBody(wr, 4)))
+	require.NoError(t, err)
+	raw, err := io.ReadAll(zr)
+	require.NoError(t, err)
+	next := func() string {
+		n := binary.BigEndian.Uint32(raw)
+		s := string(raw[4 : 4+n])
+		raw = raw[4+n:]
+		return s
+	}
+	require.Equal(t, `{"counter":3,"timestamp":17}`, next())
+	require.EqualValues(t, 2, binary.BigEndian.Uint32(raw))
+	raw = raw[4:]
+	require.Equal(t, "T1 4 4 4 SINGLE_TAG", next(), "perm rewritten to brokerPermission")
+	require.Equal(t, "T2 8 2 4 MULTI_TAG", next())
+	require.Equal(t, "[]", next())
+	require.Empty(t, raw)
 }

@@ -11,7 +11,11 @@ package broker
 // RegisterBrokerBody.encode(false).
 
 import (
+	"bytes"
+	"compress/zlib"
 	"context"
+	"encoding/binary"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -92,7 +96,8 @@ func (r *registrar) registerOne(ctx context.Context, addr string, body []byte) {
 	}
 }
 
-// body is RegisterBrokerBody.encode(false) of the whole topic table.
+// body is RegisterBrokerBody.encode(compressedRegister) of the whole
+// topic table.
 func (r *registrar) body() []byte { return r.bodyOf(r.topics.Wrapper()) }
 
 // bodyOf is RegisterBrokerBody.encode(false): the wrapper (with every
@@ -102,6 +107,9 @@ func (r *registrar) bodyOf(wrapper topics.Wrapper) []byte {
 	perm := r.permission()
 	if topics.IsReadable(perm) && topics.IsWriteable(perm) {
 		perm = -1
+	}
+	if r.header.Compressed {
+		return compressedBody(wrapper, perm)
 	}
 	w := fastjson.NewWriter(fastjson.Compact)
 	w.BeginObject()
@@ -198,4 +206,32 @@ func orderTopicsOf(body []byte) map[string]string {
 		}
 	}
 	return out
+}
+
+// compressedBody is RegisterBrokerBody.encode(true) (compressedRegister):
+// a zlib stream (Deflater.BEST_COMPRESSION) of length-prefixed parts — the
+// DataVersion JSON, the topic count, each TopicConfig.encode() text
+// ("name read write perm filterType"), and the filter server list JSON.
+func compressedBody(wr topics.Wrapper, perm int32) []byte {
+	var raw []byte
+	part := func(b []byte) {
+		raw = binary.BigEndian.AppendUint32(raw, uint32(len(b)))
+		raw = append(raw, b...)
+	}
+	w := fastjson.NewWriter(fastjson.Compact)
+	wr.DataVersion.WriteJSON(w)
+	part(w.Bytes())
+	raw = binary.BigEndian.AppendUint32(raw, uint32(len(wr.Topics)))
+	for _, tc := range wr.Topics {
+		if perm >= 0 {
+			tc.Perm = perm
+		}
+		part(fmt.Appendf(nil, "%s %d %d %d %s", tc.TopicName, tc.ReadQueueNums, tc.WriteQueueNums, tc.Perm, tc.TopicFilterType))
+	}
+	part([]byte("[]"))
+	var out bytes.Buffer
+	zw, _ := zlib.NewWriterLevel(&out, zlib.BestCompression) // the level is valid
+	_, _ = zw.Write(raw)                                     // writes to a bytes.Buffer do not fail
+	_ = zw.Close()
+	return out.Bytes()
 }
