@@ -196,3 +196,18 @@ func (c *Command) String() string {
 	fmt.Fprintf(&b, "}, serializeTypeCurrentRPC=%s]", c.Serialize)
 	return b.String()
 }
+
+// ConfiguredSerializeType reads the rocketmq.serialize.type setting
+// (ROCKETMQ_SERIALIZE_TYPE) as RemotingCommand's static initializer does:
+// blank is JSON; anything but JSON or ROCKETMQ is fatal, with Java's
+// message.
+func ConfiguredSerializeType(v string) (SerializeType, error) {
+	if strings.TrimSpace(v) == "" {
+		return SerializeJSON, nil
+	}
+	t, err := ParseSerializeType(v)
+	if err != nil {
+		return 0, fmt.Errorf("java.lang.RuntimeException: parser specified protocol error. protocol=%s", v)
+	}
+	return t, nil
+}

@@ -13,17 +13,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"os/user"
 	"path/filepath"
-	"strings"
-	"syscall"
 	"time"
 
 	"github.com/sirupsen/logrus"
 
 	"github.com/sputnikmq/sputnik/broker"
 	"github.com/sputnikmq/sputnik/broker/brokerconfig"
+	"github.com/sputnikmq/sputnik/compat/javacli"
 	"github.com/sputnikmq/sputnik/remoting/wire"
 )
 
@@ -33,18 +30,18 @@ const (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Environ(), os.Stdout, os.Stderr, waitForSignal))
+	os.Exit(run(os.Args[1:], os.Environ(), os.Stdout, os.Stderr, javacli.WaitForSignal))
 }
 
 // run is the whole program; wait blocks until the process should stop.
 func run(args, environ []string, stdout, stderr io.Writer, wait func() int) int {
 	env := brokerconfig.EnvMap(environ)
-	serialize, err := serializeType(env["ROCKETMQ_SERIALIZE_TYPE"])
+	serialize, err := wire.ConfiguredSerializeType(env["ROCKETMQ_SERIALIZE_TYPE"])
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitStartFailed
 	}
-	st, err := brokerconfig.Load(args, env, userHome())
+	st, err := brokerconfig.Load(args, env, javacli.UserHome())
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitStartFailed
@@ -67,7 +64,7 @@ func run(args, environ []string, stdout, stderr io.Writer, wait func() int) int 
 }
 
 func serve(st *brokerconfig.Startup, serialize wire.SerializeType, listen string, stdout, stderr io.Writer, wait func() int) int {
-	log, closeLog := openLog(userHome(), stderr)
+	log, closeLog := openLog(javacli.UserHome(), stderr)
 	defer closeLog()
 	b, err := broker.New(st, broker.Options{Log: log, Serialize: serialize, ListenAddr: listen})
 	if err == nil {
@@ -99,29 +96,6 @@ func serve(st *brokerconfig.Startup, serialize wire.SerializeType, listen string
 	return code
 }
 
-// serializeType reads ROCKETMQ_SERIALIZE_TYPE as RemotingCommand does.
-func serializeType(v string) (wire.SerializeType, error) {
-	if strings.TrimSpace(v) == "" {
-		return wire.SerializeJSON, nil
-	}
-	t, err := wire.ParseSerializeType(v)
-	if err != nil {
-		return 0, fmt.Errorf("java.lang.RuntimeException: parser specified protocol error. protocol=%s", v)
-	}
-	return t, nil
-}
-
-// userHome stands for Java's user.home.
-func userHome() string {
-	if h, err := os.UserHomeDir(); err == nil && h != "" {
-		return h
-	}
-	if u, err := user.Current(); err == nil {
-		return u.HomeDir
-	}
-	return "."
-}
-
 // openLog writes the broker log where Java's logback_broker.xml puts it:
 // ~/logs/rocketmqlogs/broker.log.
 func openLog(home string, stderr io.Writer) (*logrus.Entry, func()) {
@@ -136,14 +110,4 @@ func openLog(home string, stderr io.Writer) (*logrus.Entry, func()) {
 	}
 	l.SetOutput(stderr)
 	return logrus.NewEntry(l), func() {}
-}
-
-// waitForSignal blocks until SIGTERM or SIGINT and returns the JVM's exit
-// code (128 + signal).
-func waitForSignal() int {
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, syscall.SIGTERM, syscall.SIGINT)
-	sig := <-ch
-	signal.Stop(ch)
-	return 128 + int(sig.(syscall.Signal))
 }

@@ -15,14 +15,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/signal"
-	"os/user"
-	"strings"
-	"syscall"
 	"time"
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/sputnikmq/sputnik/compat/javacli"
 	"github.com/sputnikmq/sputnik/compat/javaprops"
 	"github.com/sputnikmq/sputnik/namesrv"
 	"github.com/sputnikmq/sputnik/remoting/wire"
@@ -52,29 +49,16 @@ type env struct {
 }
 
 func readEnv() env {
-	e := env{userHome: userHome(), rocketmqHome: namesrv.EnvRocketmqHome()}
+	e := env{userHome: javacli.UserHome(), rocketmqHome: namesrv.EnvRocketmqHome()}
 	e.serialize = os.Getenv("ROCKETMQ_SERIALIZE_TYPE")
 	e.namesrvAddr = os.Getenv("NAMESRV_ADDR")
 	return e
 }
 
-// userHome stands for Java's user.home: $HOME, else the passwd entry's
-// home (Java reads the passwd entry only; they agree almost everywhere, and
-// $HOME lets tests and wrappers relocate the files as -Duser.home does).
-func userHome() string {
-	if h, err := os.UserHomeDir(); err == nil && h != "" {
-		return h
-	}
-	if u, err := user.Current(); err == nil {
-		return u.HomeDir
-	}
-	return "."
-}
-
 // run is the whole program; wait blocks, once the server is up, until the
 // process should stop, and returns its exit code.
 func run(args []string, e env, stdout, stderr io.Writer, wait func(*namesrv.Server) int) int {
-	serialize, err := serializeType(e.serialize)
+	serialize, err := wire.ConfiguredSerializeType(e.serialize)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitStartFailed
@@ -95,19 +79,6 @@ func run(args []string, e env, stdout, stderr io.Writer, wait func(*namesrv.Serv
 	opts.Serialize = serialize
 	opts.ListenAddr = e.portOverride
 	return serve(opts, e, stdout, stderr, wait)
-}
-
-// serializeType reads ROCKETMQ_SERIALIZE_TYPE as RemotingCommand's static
-// initializer does: blank is JSON, anything but JSON/ROCKETMQ is fatal.
-func serializeType(v string) (wire.SerializeType, error) {
-	if strings.TrimSpace(v) == "" {
-		return wire.SerializeJSON, nil
-	}
-	t, err := wire.ParseSerializeType(v)
-	if err != nil {
-		return 0, fmt.Errorf("java.lang.RuntimeException: parser specified protocol error. protocol=%s", v)
-	}
-	return t, nil
 }
 
 // configure builds the options from the defaults, the -c file and the
@@ -218,15 +189,5 @@ func logConfig(log *logrus.Entry, objs ...any) {
 	}
 }
 
-// waitForSignal blocks until SIGTERM or SIGINT and returns the exit code
-// the JVM would (128 + signal number).
-func waitForSignal(*namesrv.Server) int {
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, syscall.SIGTERM, syscall.SIGINT)
-	sig := <-ch
-	signal.Stop(ch)
-	if sig == syscall.SIGINT {
-		return 128 + int(syscall.SIGINT)
-	}
-	return 128 + int(syscall.SIGTERM)
-}
+// waitForSignal blocks until SIGTERM or SIGINT (the JVM's exit code).
+func waitForSignal(*namesrv.Server) int { return javacli.WaitForSignal() }
