@@ -183,7 +183,7 @@ func (s *Store) recordOf(m *Message) message.Record {
 		SysFlag:                   m.SysFlag,
 		BornTimestamp:             m.BornTimestamp,
 		BornHost:                  m.BornHost,
-		StoreTimestamp:            s.opt.Now(),
+		// StoreTimestamp is stamped under the append lock.
 		StoreHost:                 m.StoreHost,
 		ReconsumeTimes:            m.ReconsumeTimes,
 		PreparedTransactionOffset: m.PreparedTransactionOffset,

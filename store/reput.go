@@ -12,11 +12,12 @@ import (
 // the index, in log order, on one goroutine (Java ReputMessageService).
 // Appends wake it; a slow tick covers anything missed.
 type reputService struct {
-	s    *Store
-	from atomic.Int64 // next commit-log offset to dispatch
-	kick chan struct{}
-	dec  message.Decoder
-	err  error // the dispatch failure that stopped progress, if any
+	s       *Store
+	from    atomic.Int64 // next commit-log offset to dispatch
+	kick    chan struct{}
+	pending atomic.Bool // a kick is queued and not yet taken
+	dec     message.Decoder
+	err     error // the dispatch failure that stopped progress, if any
 }
 
 func newReputService(s *Store, from int64) *reputService {
@@ -25,7 +26,13 @@ func newReputService(s *Store, from int64) *reputService {
 	return r
 }
 
+// wake nudges the dispatcher after an append; while a nudge is pending
+// (the dispatcher has not started its next pass) further appends skip the
+// channel.
 func (r *reputService) wake() {
+	if r.pending.Swap(true) {
+		return
+	}
 	select {
 	case r.kick <- struct{}{}:
 	default:
@@ -61,6 +68,7 @@ func (r *reputService) run(stop <-chan struct{}) {
 		case <-r.kick:
 		case <-tick.C:
 		}
+		r.pending.Store(false) // appends after this point kick again
 		r.doReput()
 	}
 }
