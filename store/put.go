@@ -177,12 +177,12 @@ func queueKey(topic string, queueID int32) string {
 
 func (s *Store) recordOf(m *Message) message.Record {
 	return message.Record{
-		BodyCRC:                   message.BodyCRC(m.Body),
-		QueueID:                   m.QueueID,
-		Flag:                      m.Flag,
-		SysFlag:                   m.SysFlag,
-		BornTimestamp:             m.BornTimestamp,
-		BornHost:                  m.BornHost,
+		BodyCRC:       message.BodyCRC(m.Body),
+		QueueID:       m.QueueID,
+		Flag:          m.Flag,
+		SysFlag:       m.SysFlag,
+		BornTimestamp: m.BornTimestamp,
+		BornHost:      m.BornHost,
 		// StoreTimestamp is stamped under the append lock.
 		StoreHost:                 m.StoreHost,
 		ReconsumeTimes:            m.ReconsumeTimes,
