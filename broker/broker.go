@@ -254,24 +254,6 @@ func (b *Broker) connClosed(c *remoting.Conn) {
 	b.consumers.ChannelClosed(c)
 }
 
-// groupFinder adapts the subscription-group manager (auto-creating).
-type groupsAdapter struct{ m *groups.Manager }
-
-func (g groupsAdapter) FindSubscriptionGroup(group string) (config.SubscriptionGroupConfig, bool) {
-	sg, ok, err := g.m.Find(group)
-	return sg, ok && err == nil
-}
-
-// offsetsAdapter adapts the consumer-offset manager.
-type offsetsAdapter struct{ m *offsets.Manager }
-
-func (o offsetsAdapter) CommitOffset(host, group, topic string, q int32, off int64) {
-	o.m.Commit(host, group, topic, q, off)
-}
-func (o offsetsAdapter) QueryOffset(group, topic string, q int32) int64 {
-	return o.m.Query(group, topic, q)
-}
-
 // consumersAdapter serves the pull path's subscription lookups.
 type consumersAdapter struct{ m *clients.ConsumerManager }
 
@@ -290,7 +272,7 @@ func (a consumersAdapter) Subscription(group, topic string) (Subscription, bool,
 
 func (b *Broker) registerHandlers() {
 	bc := &b.cfg.Broker
-	groupsF := groupsAdapter{b.groups}
+	groupsF := b.groups
 	send := &sendHandlers{
 		store: b.store, topics: b.topics, groups: groupsF, storeHost: b.storeHost(), log: b.log.WithField("component", "send"),
 		set: sendSettings{BrokerIP1: bc.BrokerIP1, ClusterName: bc.BrokerClusterName, RegionID: bc.RegionID, TraceOn: bc.TraceOn,
@@ -298,7 +280,7 @@ func (b *Broker) registerHandlers() {
 			StartAcceptSendRequestsAt: bc.StartAcceptSendRequestTimeStamp},
 	}
 	pull := &pullHandlers{
-		store: b.store, topics: b.topics, groups: groupsF, consumers: consumersAdapter{b.consumers}, offsets: offsetsAdapter{b.offsets},
+		store: b.store, topics: b.topics, groups: groupsF, consumers: consumersAdapter{b.consumers}, offsets: b.offsets,
 		hold: b.hold, storeHost: b.storeHost(), log: b.log.WithField("component", "pull"),
 		run: func(f func()) {
 			if err := b.pullPool.Submit(f); err != nil {
@@ -323,7 +305,7 @@ func (b *Broker) registerHandlers() {
 	b.addProcessor(workers(bc.SendMessageThreadPoolNums), bc.SendThreadPoolQueueCapacity, send.register)
 	b.addProcessor(workers(bc.PullMessageThreadPoolNums), bc.PullThreadPoolQueueCapacity, pull.register)
 	b.addProcessor(workers(bc.ConsumerManageThreadPoolNums), bc.ConsumerManagerThreadPoolQueueCapacity,
-		(&offsetHandlers{store: b.store, offsets: offsetsAdapter{b.offsets}}).register)
+		(&offsetHandlers{store: b.store, offsets: b.offsets}).register)
 	b.addProcessor(workers(bc.ClientManageThreadPoolNums), bc.ClientManagerThreadPoolQueueCapacity, clientRegistrations(cl))
 	admin := &topicAdmin{store: b.store, topics: b.topics, slave: b.cfg.Store.BrokerRole == store.Slave,
 		registerTopic: func(tc config.TopicConfig) {
@@ -337,7 +319,7 @@ func (b *Broker) registerHandlers() {
 
 // registerAdminHandlers adds retries, queries, stats, subscription groups
 // and broker config.
-func (b *Broker) registerAdminHandlers(groupsF groupsAdapter) {
+func (b *Broker) registerAdminHandlers(groupsF *groups.Manager) {
 	bc := &b.cfg.Broker
 	b.addProcessor(workers(bc.SendMessageThreadPoolNums), bc.SendThreadPoolQueueCapacity, (&sendBackHandlers{store: b.store, topics: b.topics, groups: groupsF,
 		brokerIP1: bc.BrokerIP1, brokerPermission: b.perm.Load, log: b.log.WithField("component", "sendback")}).register)

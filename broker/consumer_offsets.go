@@ -25,7 +25,7 @@ import (
 // offsetTable is the consumer offset manager as these handlers use it.
 type offsetTable interface {
 	offsetCommitter
-	QueryOffset(group, topic string, queueID int32) int64
+	Query(group, topic string, queueID int32) int64
 }
 
 type offsetHandlers struct {
@@ -50,7 +50,7 @@ func (h *offsetHandlers) query(_ context.Context, _ *remoting.Conn, req *wire.Co
 	if err := hdr.DecodeFrom(req); err != nil {
 		return nil, err
 	}
-	offset := h.offsets.QueryOffset(hdr.ConsumerGroup, hdr.Topic, hdr.QueueId)
+	offset := h.offsets.Query(hdr.ConsumerGroup, hdr.Topic, hdr.QueueId)
 	if offset < 0 {
 		if h.store.MinOffsetInQueue(hdr.Topic, hdr.QueueId) > 0 || h.store.InDiskByConsumeOffset(hdr.Topic, hdr.QueueId, 0) {
 			return wire.NewResponse(req, int32(protocol.RespQueryNotFound), "Not found, V3_0_6_SNAPSHOT maybe this group consumer boot first"), nil
@@ -67,7 +67,7 @@ func (h *offsetHandlers) update(_ context.Context, c *remoting.Conn, req *wire.C
 	if err := hdr.DecodeFrom(req); err != nil {
 		return nil, err
 	}
-	h.offsets.CommitOffset(c.RemoteAddr(), hdr.ConsumerGroup, hdr.Topic, hdr.QueueId, hdr.CommitOffset)
+	h.offsets.Commit(c.RemoteAddr(), hdr.ConsumerGroup, hdr.Topic, hdr.QueueId, hdr.CommitOffset)
 	return success(req), nil
 }
 

@@ -37,9 +37,8 @@ const (
 	pullFlagSubscription = 0x4
 	pullFlagClassFilter  = 0x8
 
-	offsetMovedEventTopic = "OFFSET_MOVED_EVENT" // TopicValidator.RMQ_SYS_OFFSET_MOVED_EVENT
-	faqSameGroupTopic     = "\nSee http://rocketmq.apache.org/docs/faq/ for further details."
-	expressionTypeTag     = "TAG"
+	faqSameGroupTopic = "\nSee http://rocketmq.apache.org/docs/faq/ for further details."
+	expressionTypeTag = "TAG"
 )
 
 // consumerSubscriptions is what the pull path needs of the consumer
@@ -62,7 +61,7 @@ type Subscription struct {
 
 // offsetCommitter stores consumer offsets (ConsumerOffsetManager.commitOffset).
 type offsetCommitter interface {
-	CommitOffset(clientHost, group, topic string, queueID int32, offset int64)
+	Commit(clientHost, group, topic string, queueID int32, offset int64)
 }
 
 // pullSettings are the BrokerConfig values the pull path reads.
@@ -127,7 +126,7 @@ func (h *pullHandlers) process(c *remoting.Conn, req *wire.Command, hdr *protoco
 // does at the end of processRequest.
 func (h *pullHandlers) commit(c *remoting.Conn, hdr *protocol.PullMessageRequestHeader, allowSuspend bool) {
 	if allowSuspend && hdr.SysFlag&pullFlagCommitOffset != 0 && !h.set.Slave {
-		h.offsets.CommitOffset(c.RemoteAddr(), hdr.ConsumerGroup, hdr.Topic, hdr.QueueId, hdr.CommitOffset)
+		h.offsets.Commit(c.RemoteAddr(), hdr.ConsumerGroup, hdr.Topic, hdr.QueueId, hdr.CommitOffset)
 	}
 }
 
@@ -298,7 +297,7 @@ func (h *pullHandlers) offsetMoved(hdr *protocol.PullMessageRequestHeader, newOf
 	w.EndObject()
 	props := message.Properties{{Key: message.PropTags, Value: hdr.ConsumerGroup}, {Key: message.PropKeys, Value: hdr.ConsumerGroup}}
 	r := h.store.PutMessage(&store.Message{
-		Topic: offsetMovedEventTopic, Body: w.Bytes(), Properties: message.AppendProperties(nil, props.HashMapOrder()),
+		Topic: topics.OffsetMovedEventTopic, Body: w.Bytes(), Properties: message.AppendProperties(nil, props.HashMapOrder()),
 		BornTimestamp: time.Now().UnixMilli(), BornHost: h.storeHost, StoreHost: h.storeHost, WaitStoreMsgOK: true,
 	})
 	if r.Status != store.PutOK {

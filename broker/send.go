@@ -23,6 +23,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/sputnikmq/sputnik/broker/groups"
 	"github.com/sputnikmq/sputnik/broker/topics"
 	"github.com/sputnikmq/sputnik/compat/javalang"
 	"github.com/sputnikmq/sputnik/remoting"
@@ -34,9 +35,7 @@ import (
 )
 
 const (
-	retryGroupTopicPrefix = "%RETRY%" // MixAll.RETRY_GROUP_TOPIC_PREFIX
-	dlqGroupTopicPrefix   = "%DLQ%"   // MixAll.DLQ_GROUP_TOPIC_PREFIX
-	dlqNumsPerGroup       = 1         // SendMessageProcessor's DLQ_NUMS_PER_GROUP
+	dlqNumsPerGroup = 1 // SendMessageProcessor's DLQ_NUMS_PER_GROUP
 	// versionV3_4_9 is MQVersion.Version.V3_4_9.ordinal(): clients from
 	// this version on may send maxReconsumeTimes.
 	versionV3_4_9 = 121
@@ -155,9 +154,9 @@ func (h *sendHandlers) topicForSend(c *remoting.Conn, hdr *protocol.SendMessageR
 	}
 	var sysFlag int32
 	if hdr.UnitMode {
-		sysFlag = 1 // TopicSysFlag FLAG_UNIT
-		if strings.HasPrefix(hdr.Topic, retryGroupTopicPrefix) {
-			sysFlag = 2 // FLAG_UNIT_SUB
+		sysFlag = topics.SysFlagUnit
+		if strings.HasPrefix(hdr.Topic, groups.RetryTopicPrefix) {
+			sysFlag = topics.SysFlagUnitSub
 		}
 	}
 	h.log.WithField("topic", hdr.Topic).WithField("producer", c.RemoteAddr()).Warn("the topic not exist")
@@ -165,7 +164,7 @@ func (h *sendHandlers) topicForSend(c *remoting.Conn, hdr *protocol.SendMessageR
 	if err != nil {
 		h.log.WithError(err).Error("create topic in send")
 	}
-	if !ok && strings.HasPrefix(hdr.Topic, retryGroupTopicPrefix) {
+	if !ok && strings.HasPrefix(hdr.Topic, groups.RetryTopicPrefix) {
 		tc, ok, err = h.topics.CreateInSendMessageBack(hdr.Topic, 1, topics.PermRW, sysFlag)
 		if err != nil {
 			h.log.WithError(err).Error("create retry topic in send")
@@ -321,10 +320,10 @@ func putStatusResponse(st store.PutStatus, maxMessageSize int32, commitLogDir st
 // group goes to the group's DLQ once it has been reconsumed too often. It
 // reports true when resp already holds the (error) answer.
 func (h *sendHandlers) retryAndDLQ(req, resp *wire.Command, hdr *protocol.SendMessageRequestHeader, m *store.Message, tc *config.TopicConfig) bool {
-	if !strings.HasPrefix(hdr.Topic, retryGroupTopicPrefix) {
+	if !strings.HasPrefix(hdr.Topic, groups.RetryTopicPrefix) {
 		return false
 	}
-	group := strings.TrimPrefix(hdr.Topic, retryGroupTopicPrefix)
+	group := strings.TrimPrefix(hdr.Topic, groups.RetryTopicPrefix)
 	sg, ok := h.groups.FindSubscriptionGroup(group)
 	if !ok {
 		fail(resp, protocol.RespSubscriptionGroupNotExist, "subscription group not exist, "+group+" "+faqGroupURL)
@@ -337,7 +336,7 @@ func (h *sendHandlers) retryAndDLQ(req, resp *wire.Command, hdr *protocol.SendMe
 	if hdr.ReconsumeTimes.Or(0) < maxTimes {
 		return false
 	}
-	dlq := dlqGroupTopicPrefix + group
+	dlq := groups.DLQTopic(group)
 	dtc, ok, err := h.topics.CreateInSendMessageBack(dlq, dlqNumsPerGroup, topics.PermRW, 0)
 	if err != nil || !ok {
 		fail(resp, protocol.RespSystemError, "topic["+dlq+"] not exist")

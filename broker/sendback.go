@@ -19,6 +19,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/sputnikmq/sputnik/broker/groups"
 	"github.com/sputnikmq/sputnik/broker/topics"
 	"github.com/sputnikmq/sputnik/remoting"
 	"github.com/sputnikmq/sputnik/remoting/protocol"
@@ -80,7 +81,7 @@ func (h *sendBackHandlers) sendBack(_ context.Context, _ *remoting.Conn, req *wi
 	if hdr.UnitMode {
 		sysFlag = topicSysFlagUnitSub
 	}
-	retry := retryGroupTopicPrefix + hdr.Group
+	retry := groups.RetryTopic(hdr.Group)
 	target := sendBackTarget{topic: retry, queueID: h.randN(99999999) % sg.RetryQueueNums}
 	tc, _, err := h.topics.CreateInSendMessageBack(retry, sg.RetryQueueNums, topics.PermRW, sysFlag)
 	if err != nil {
@@ -118,7 +119,7 @@ func (h *sendBackHandlers) sendBack(_ context.Context, _ *remoting.Conn, req *wi
 // toDLQ points target at the group's dead-letter queue, creating the
 // topic; it returns the error answer when that fails.
 func (h *sendBackHandlers) toDLQ(req *wire.Command, group string, target *sendBackTarget) *wire.Command {
-	dlq := dlqGroupTopicPrefix + group
+	dlq := groups.DLQTopic(group)
 	tc, _, err := h.topics.CreateInSendMessageBack(dlq, dlqNumsPerGroup, topics.PermRW, 0)
 	if err != nil {
 		h.log.WithError(err).WithField("topic", dlq).Warn("create DLQ topic")

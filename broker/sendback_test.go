@@ -15,7 +15,7 @@ import (
 )
 
 func (e *adminEnv) sendBack(perm int32) handlerTable {
-	h := &sendBackHandlers{store: e.store, topics: e.topics, groups: groupsAdapter{e.groups}, brokerIP1: "10.1.1.1",
+	h := &sendBackHandlers{store: e.store, topics: e.topics, groups: e.groups, brokerIP1: "10.1.1.1",
 		brokerPermission: func() int32 { return perm }, log: e.log, rand: func(n int32) int32 { return n - 1 }}
 	return handlers(h.register)
 }

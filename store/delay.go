@@ -5,11 +5,24 @@ import (
 	"strings"
 
 	"github.com/sputnikmq/sputnik/compat/javalang"
+	"github.com/sputnikmq/sputnik/store/consumequeue"
 )
 
-// ScheduleTopic is where delayed messages wait (TopicValidator
-// RMQ_SYS_SCHEDULE_TOPIC); queue id = delay level − 1.
-const ScheduleTopic = "SCHEDULE_TOPIC_XXXX"
+// The system topics the store itself treats specially (TopicValidator and
+// MixAll constants; broker/topics takes them from here).
+const (
+	// ScheduleTopic is where delayed messages wait (RMQ_SYS_SCHEDULE_TOPIC);
+	// queue id = delay level − 1.
+	ScheduleTopic = consumequeue.ScheduleTopic
+	// TransHalfTopic holds prepared transactional messages
+	// (RMQ_SYS_TRANS_HALF_TOPIC); the scheduler never delivers into it.
+	TransHalfTopic = "RMQ_SYS_TRANS_HALF_TOPIC"
+	// TransOpHalfTopic records commits and rollbacks
+	// (RMQ_SYS_TRANS_OP_HALF_TOPIC); cleanUnusedTopic keeps it.
+	TransOpHalfTopic = "RMQ_SYS_TRANS_OP_HALF_TOPIC"
+	// LmqPrefix starts light-message-queue topics (MixAll.LMQ_PREFIX).
+	LmqPrefix = "%LMQ%"
+)
 
 // DelayLevels is the parsed messageDelayLevel setting: level L (1-based)
 // waits Millis[L-1] ms. Java ScheduleMessageService.parseDelayLevel.

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sputnikmq/sputnik/compat/javalang"
+	"github.com/sputnikmq/sputnik/compat/javalang/jhash"
 	"github.com/sputnikmq/sputnik/store/consumequeue"
 	"github.com/sputnikmq/sputnik/store/message"
 )
@@ -83,17 +84,7 @@ func tagsCodeOf(tag []byte) int64 {
 	if !utf8.Valid(tag) {
 		return message.TagsCode(javalang.DecodeUTF8(tag))
 	}
-	var h int32
-	for _, r := range string(tag) {
-		if r >= 0x10000 {
-			r -= 0x10000
-			h = 31*h + 0xD800 + r>>10
-			h = 31*h + 0xDC00 + r&0x3FF
-			continue
-		}
-		h = 31*h + r
-	}
-	return int64(h)
+	return int64(jhash.Bytes(tag))
 }
 
 // buildIndex indexes the record's UNIQ_KEY and KEYS (Java

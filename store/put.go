@@ -9,6 +9,7 @@ import (
 
 	"github.com/sputnikmq/sputnik/compat/javalang"
 	"github.com/sputnikmq/sputnik/store/commitlog"
+	"github.com/sputnikmq/sputnik/store/consumequeue"
 	"github.com/sputnikmq/sputnik/store/message"
 )
 
@@ -143,7 +144,7 @@ func (s *Store) putMessage(m *Message) (PutResult, bool) {
 	return s.append(&commitlog.Put{
 		Size:       size,
 		Encode:     func(dst []byte) { _, _ = message.AppendRecord(dst[:0:len(dst)], &rec) },
-		QueueKey:   queueKey(m.Topic, m.QueueID),
+		QueueKey:   consumequeue.QueueKey(m.Topic, m.QueueID),
 		Consumable: message.Consumable(m.SysFlag),
 	}, m.WaitStoreMsgOK)
 }
@@ -169,10 +170,6 @@ func (s *Store) checkMessage(m *Message) (PutStatus, error) {
 		return MessageIllegal, fmt.Errorf("store: record of %d bytes over maxMessageSize + 64 KiB", size)
 	}
 	return PutOK, nil
-}
-
-func queueKey(topic string, queueID int32) string {
-	return topic + "-" + strconv.Itoa(int(queueID))
 }
 
 func (s *Store) recordOf(m *Message) message.Record {
@@ -342,5 +339,5 @@ func (s *Store) putMessages(b *Batch) (PutResult, bool) {
 	if buf.B, _, err = message.AppendBatchRecords(buf.B[:0], &t, b.Body); err != nil {
 		return PutResult{Status: MessageIllegal, Err: err}, false
 	}
-	return s.append(&commitlog.Put{Records: buf.B, QueueKey: queueKey(t.Topic, t.QueueID), Consumable: true}, b.WaitStoreMsgOK)
+	return s.append(&commitlog.Put{Records: buf.B, QueueKey: consumequeue.QueueKey(t.Topic, t.QueueID), Consumable: true}, b.WaitStoreMsgOK)
 }

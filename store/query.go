@@ -226,7 +226,7 @@ func (s *Store) CleanUnusedTopics(keep func(topic string) bool) (int, error) {
 	n := 0
 	var errs []error
 	for _, topic := range s.cqs.Topics() {
-		if keep(topic) || topic == ScheduleTopic || topic == "RMQ_SYS_TRANS_OP_HALF_TOPIC" || strings.HasPrefix(topic, "%LMQ%") {
+		if keep(topic) || topic == ScheduleTopic || topic == TransOpHalfTopic || strings.HasPrefix(topic, LmqPrefix) {
 			continue
 		}
 		keys, err := s.cqs.DeleteTopic(topic)

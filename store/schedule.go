@@ -15,7 +15,6 @@ const (
 	scheduleFirstDelay = 1000 * time.Millisecond  // FIRST_DELAY_TIME
 	scheduleWhile      = 100 * time.Millisecond   // DELAY_FOR_A_WHILE
 	schedulePeriod     = 10000 * time.Millisecond // DELAY_FOR_A_PERIOD, after a failed put
-	transHalfTopic     = "RMQ_SYS_TRANS_HALF_TOPIC"
 )
 
 // scheduler delivers delayed messages (Java ScheduleMessageService): one
@@ -168,7 +167,7 @@ func (sc *scheduler) deliverOne(u consumequeue.Unit) bool {
 	}
 	m, ok := timeUp(v.B)
 	v.Release()
-	if !ok || m.Topic == transHalfTopic {
+	if !ok || m.Topic == TransHalfTopic {
 		return true
 	}
 	r := sc.s.PutMessage(m)

@@ -144,10 +144,10 @@ func TestPutGetRestart(t *testing.T) {
 	checkAll(t, s, msgs)
 	next := map[string]int64{}
 	for _, m := range msgs {
-		next[queueKey(m.topic, m.queueID)] = m.res.QueueOffset + 1
+		next[consumequeue.QueueKey(m.topic, m.queueID)] = m.res.QueueOffset + 1
 	}
 	for _, m := range putN(t, s, 10) {
-		k := queueKey(m.topic, m.queueID)
+		k := consumequeue.QueueKey(m.topic, m.queueID)
 		require.Equal(t, next[k], m.res.QueueOffset, "offsets continue after restart in %s", k)
 		next[k]++
 	}

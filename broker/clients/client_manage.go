@@ -7,6 +7,8 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/sputnikmq/sputnik/broker/body"
+	brokergroups "github.com/sputnikmq/sputnik/broker/groups"
+	"github.com/sputnikmq/sputnik/broker/topics"
 	"github.com/sputnikmq/sputnik/remoting/protocol"
 	"github.com/sputnikmq/sputnik/remoting/wire"
 )
@@ -48,9 +50,9 @@ func (h *Handlers) registerConsumer(data *body.ConsumerData, info ClientChannelI
 		notify = cfg.NotifyConsumerIdsChangedEnable
 		var sysFlag int32
 		if data.UnitMode {
-			sysFlag = topicSysFlagUnitSub
+			sysFlag = topics.SysFlagUnitSub
 		}
-		h.CreateRetryTopic(RetryGroupTopicPrefix+group, cfg.RetryQueueNums, permReadWrite, sysFlag)
+		h.CreateRetryTopic(brokergroups.RetryTopic(group), cfg.RetryQueueNums, topics.PermRW, sysFlag)
 	}
 	for i := range data.SubscriptionDataSet {
 		if !data.SubscriptionDataSet[i].Topic.Valid {

@@ -42,16 +42,6 @@ type Handlers struct {
 	Log           *logrus.Entry
 }
 
-// Java constants used by the handlers (4.9.8).
-const (
-	// RetryGroupTopicPrefix is MixAll.RETRY_GROUP_TOPIC_PREFIX.
-	RetryGroupTopicPrefix = "%RETRY%"
-	// permReadWrite is PermName.PERM_WRITE | PermName.PERM_READ.
-	permReadWrite = 4 | 2
-	// topicSysFlagUnitSub is TopicSysFlag.buildSysFlag(false, true).
-	topicSysFlagUnitSub = 1 << 1
-)
-
 // errNPE is what Java's handler would throw dereferencing a null (the
 // remoting layer answers SYSTEM_ERROR with its description).
 func errNPE(where string) error {

@@ -97,6 +97,13 @@ func (m *Manager) Find(group string) (g config.SubscriptionGroupConfig, ok bool,
 	return g, true, m.Persist()
 }
 
+// FindSubscriptionGroup is Find for callers that only tell found from
+// missing (a failed auto-create persist counts as missing).
+func (m *Manager) FindSubscriptionGroup(group string) (config.SubscriptionGroupConfig, bool) {
+	g, ok, err := m.Find(group)
+	return g, ok && err == nil
+}
+
 // Groups returns every group's config in the Java table's order.
 func (m *Manager) Groups() []config.SubscriptionGroupConfig {
 	m.mu.RLock()

@@ -1,6 +1,10 @@
 package groups
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/sputnikmq/sputnik/store"
+)
 
 // Group names and topic prefixes of MixAll. Part of the protocol, do not
 // change.
@@ -21,9 +25,9 @@ const (
 	SysGroupPrefix           = "CID_RMQ_SYS_"          // CID_RMQ_SYS_PREFIX
 	TransCheckGroup          = "CID_RMQ_SYS_TRANS"     // CID_SYS_RMQ_TRANS
 
-	RetryTopicPrefix = "%RETRY%" // RETRY_GROUP_TOPIC_PREFIX
-	DLQTopicPrefix   = "%DLQ%"   // DLQ_GROUP_TOPIC_PREFIX
-	LmqPrefix        = "%LMQ%"   // LMQ_PREFIX (also topics.LmqPrefix)
+	RetryTopicPrefix = "%RETRY%"       // RETRY_GROUP_TOPIC_PREFIX
+	DLQTopicPrefix   = "%DLQ%"         // DLQ_GROUP_TOPIC_PREFIX
+	LmqPrefix        = store.LmqPrefix // LMQ_PREFIX
 )
 
 // builtIn lists init()'s groups in put order.

@@ -3,23 +3,25 @@ package topics
 import (
 	"strings"
 	"unicode"
+
+	"github.com/sputnikmq/sputnik/store"
 )
 
 // Topic names Java reserves (TopicValidator and MixAll constants). Part
 // of the protocol, do not change.
 const (
-	AutoCreateTopicKey     = "TBW102"                      // AUTO_CREATE_TOPIC_KEY_TOPIC
-	ScheduleTopic          = "SCHEDULE_TOPIC_XXXX"         // RMQ_SYS_SCHEDULE_TOPIC
-	BenchmarkTopic         = "BenchmarkTest"               // RMQ_SYS_BENCHMARK_TOPIC
-	TransHalfTopic         = "RMQ_SYS_TRANS_HALF_TOPIC"    // RMQ_SYS_TRANS_HALF_TOPIC
-	TraceTopic             = "RMQ_SYS_TRACE_TOPIC"         // RMQ_SYS_TRACE_TOPIC (msgTraceTopicName default)
-	TransOpHalfTopic       = "RMQ_SYS_TRANS_OP_HALF_TOPIC" // RMQ_SYS_TRANS_OP_HALF_TOPIC
-	TransCheckMaxTimeTopic = "TRANS_CHECK_MAX_TIME_TOPIC"  // RMQ_SYS_TRANS_CHECK_MAX_TIME_TOPIC
-	SelfTestTopic          = "SELF_TEST_TOPIC"             // RMQ_SYS_SELF_TEST_TOPIC
-	OffsetMovedEventTopic  = "OFFSET_MOVED_EVENT"          // RMQ_SYS_OFFSET_MOVED_EVENT
-	SystemTopicPrefix      = "rmq_sys_"                    // SYSTEM_TOPIC_PREFIX
-	ReplyTopicPostfix      = "REPLY_TOPIC"                 // MixAll.REPLY_TOPIC_POSTFIX
-	LmqPrefix              = "%LMQ%"                       // MixAll.LMQ_PREFIX
+	AutoCreateTopicKey     = "TBW102"                     // AUTO_CREATE_TOPIC_KEY_TOPIC
+	ScheduleTopic          = store.ScheduleTopic          // RMQ_SYS_SCHEDULE_TOPIC
+	BenchmarkTopic         = "BenchmarkTest"              // RMQ_SYS_BENCHMARK_TOPIC
+	TransHalfTopic         = store.TransHalfTopic         // RMQ_SYS_TRANS_HALF_TOPIC
+	TraceTopic             = "RMQ_SYS_TRACE_TOPIC"        // RMQ_SYS_TRACE_TOPIC (msgTraceTopicName default)
+	TransOpHalfTopic       = store.TransOpHalfTopic       // RMQ_SYS_TRANS_OP_HALF_TOPIC
+	TransCheckMaxTimeTopic = "TRANS_CHECK_MAX_TIME_TOPIC" // RMQ_SYS_TRANS_CHECK_MAX_TIME_TOPIC
+	SelfTestTopic          = "SELF_TEST_TOPIC"            // RMQ_SYS_SELF_TEST_TOPIC
+	OffsetMovedEventTopic  = "OFFSET_MOVED_EVENT"         // RMQ_SYS_OFFSET_MOVED_EVENT
+	SystemTopicPrefix      = "rmq_sys_"                   // SYSTEM_TOPIC_PREFIX
+	ReplyTopicPostfix      = "REPLY_TOPIC"                // MixAll.REPLY_TOPIC_POSTFIX
+	LmqPrefix              = store.LmqPrefix              // MixAll.LMQ_PREFIX
 	// TopicMaxLength is TopicValidator.TOPIC_MAX_LENGTH (UTF-16 units).
 	TopicMaxLength = 127
 )

@@ -106,7 +106,11 @@ func (q *Queue) Topic() string { return q.topic }
 func (q *Queue) QueueID() int32 { return q.queueID }
 
 // Key is the queue's key in the topic-queue offset table: "topic-queueId".
-func (q *Queue) Key() string { return q.topic + "-" + strconv.Itoa(int(q.queueID)) }
+func (q *Queue) Key() string { return QueueKey(q.topic, q.queueID) }
+
+// QueueKey is the "topic-queueId" key of the commit log's per-queue offset
+// table (Java CommitLog.topicQueueTable, recoverTopicQueueTable).
+func QueueKey(topic string, queueID int32) string { return topic + "-" + strconv.Itoa(int(queueID)) }
 
 // FileSize is the size of each file.
 func (q *Queue) FileSize() int64 { return q.size }

@@ -40,15 +40,29 @@ func String(s string) int32 { return Continue(0, s) }
 // Continue(String(a), b) == String(a + b), without building a + b.
 func Continue(h int32, s string) int32 {
 	for _, r := range s {
-		if r >= 0x10000 {
-			r -= 0x10000
-			h = 31*h + 0xD800 + r>>10
-			h = 31*h + 0xDC00 + r&0x3FF
-			continue
-		}
-		h = 31*h + r
+		h = next(h, r)
 	}
 	return h
+}
+
+// Bytes is String of valid UTF-8 bytes, without converting them to a
+// string first (ranging over string(b) does not allocate).
+func Bytes(b []byte) int32 {
+	var h int32
+	for _, r := range string(b) {
+		h = next(h, r)
+	}
+	return h
+}
+
+// next adds code point r, as UTF-16 units, to hash h.
+func next(h int32, r rune) int32 {
+	if r >= 0x10000 {
+		r -= 0x10000
+		h = 31*h + 0xD800 + r>>10
+		return 31*h + 0xDC00 + r&0x3FF
+	}
+	return 31*h + r
 }
 
 // Long returns Java's Long.hashCode of v.
