@@ -164,8 +164,8 @@ type configAdmin struct {
 }
 
 func (h *configAdmin) register(t handlerTable) {
-	t.add(protocol.ReqUpdateBrokerConfig, h.update)
-	t.add(protocol.ReqGetBrokerConfig, h.get)
+	t.Add(protocol.ReqUpdateBrokerConfig, h.update)
+	t.Add(protocol.ReqGetBrokerConfig, h.get)
 }
 
 func (h *configAdmin) get(_ context.Context, _ *remoting.Conn, req *wire.Command) (*wire.Command, error) {

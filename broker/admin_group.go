@@ -44,10 +44,10 @@ type groupAdmin struct {
 }
 
 func (h *groupAdmin) register(t handlerTable) {
-	t.add(protocol.ReqUpdateAndCreateSubscriptiongroup, h.updateGroup)
-	t.add(protocol.ReqGetAllSubscriptiongroupConfig, h.allGroups)
-	t.add(protocol.ReqDeleteSubscriptiongroup, h.deleteGroup)
-	t.add(protocol.ReqGetAllConsumerOffset, h.allConsumerOffsets)
+	t.Add(protocol.ReqUpdateAndCreateSubscriptiongroup, h.updateGroup)
+	t.Add(protocol.ReqGetAllSubscriptiongroupConfig, h.allGroups)
+	t.Add(protocol.ReqDeleteSubscriptiongroup, h.deleteGroup)
+	t.Add(protocol.ReqGetAllConsumerOffset, h.allConsumerOffsets)
 }
 
 func (h *groupAdmin) updateGroup(_ context.Context, c *remoting.Conn, req *wire.Command) (*wire.Command, error) {

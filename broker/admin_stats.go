@@ -54,10 +54,10 @@ type statsAdmin struct {
 }
 
 func (h *statsAdmin) register(t handlerTable) {
-	t.add(protocol.ReqGetTopicStatsInfo, h.topicStats)
-	t.add(protocol.ReqGetConsumeStats, h.consumeStats)
-	t.add(protocol.ReqQueryTopicConsumeByWho, h.consumeByWho)
-	t.add(protocol.ReqGetBrokerRuntimeInfo, h.runtimeInfo)
+	t.Add(protocol.ReqGetTopicStatsInfo, h.topicStats)
+	t.Add(protocol.ReqGetConsumeStats, h.consumeStats)
+	t.Add(protocol.ReqQueryTopicConsumeByWho, h.consumeByWho)
+	t.Add(protocol.ReqGetBrokerRuntimeInfo, h.runtimeInfo)
 }
 
 // queueStat is one queue's row of TopicStatsTable (TopicOffset) or

@@ -35,9 +35,9 @@ type topicAdmin struct {
 }
 
 func (h *topicAdmin) register(t handlerTable) {
-	t.add(protocol.ReqUpdateAndCreateTopic, h.createTopic)
-	t.add(protocol.ReqDeleteTopicInBroker, h.deleteTopic)
-	t.add(protocol.ReqGetAllTopicConfig, h.allTopicConfig)
+	t.Add(protocol.ReqUpdateAndCreateTopic, h.createTopic)
+	t.Add(protocol.ReqDeleteTopicInBroker, h.deleteTopic)
+	t.Add(protocol.ReqGetAllTopicConfig, h.allTopicConfig)
 }
 
 // checkTopic is validateSlave, validateTopic and isSystemTopic.

@@ -353,10 +353,10 @@ func workers(n int32) int { return max(int(n), 4) }
 func (b *Broker) addProcessor(n int, queue int32, register func(handlerTable)) {
 	t := handlerTable{}
 	register(t)
-	proc := remoting.Processor{Handler: t.handler(b.log), Workers: n, QueueCapacity: int(max(queue, 1))}
-	b.server.RegisterProcessor(t.codes(), proc)
+	proc := remoting.Processor{Handler: t.Handle, Workers: n, QueueCapacity: int(max(queue, 1))}
+	b.server.RegisterProcessor(t.Codes(), proc)
 	if _, pull := t[protocol.ReqPullMessage]; !pull {
-		b.vip.RegisterProcessor(t.codes(), proc)
+		b.vip.RegisterProcessor(t.Codes(), proc)
 	}
 }
 
@@ -376,14 +376,14 @@ func clientRegistrations(h *clients.Handlers) func(handlerTable) {
 		return func(_ context.Context, c *remoting.Conn, req *wire.Command) (*wire.Command, error) { return f(c, req) }
 	}
 	return func(t handlerTable) {
-		t.add(protocol.ReqHeartBeat, wrap(h.HeartBeat))
-		t.add(protocol.ReqUnregisterClient, wrap(h.UnregisterClient))
-		t.add(protocol.ReqCheckClientConfig, wrap(h.CheckClientConfig))
-		t.add(protocol.ReqGetConsumerListByGroup, wrap(h.GetConsumerListByGroup))
-		t.add(protocol.ReqLockBatchMq, wrap(h.LockBatchMQ))
-		t.add(protocol.ReqUnlockBatchMq, wrap(h.UnlockBatchMQ))
-		t.add(protocol.ReqGetConsumerConnectionList, wrap(h.GetConsumerConnectionList))
-		t.add(protocol.ReqGetProducerConnectionList, wrap(h.GetProducerConnectionList))
+		t.Add(protocol.ReqHeartBeat, wrap(h.HeartBeat))
+		t.Add(protocol.ReqUnregisterClient, wrap(h.UnregisterClient))
+		t.Add(protocol.ReqCheckClientConfig, wrap(h.CheckClientConfig))
+		t.Add(protocol.ReqGetConsumerListByGroup, wrap(h.GetConsumerListByGroup))
+		t.Add(protocol.ReqLockBatchMq, wrap(h.LockBatchMQ))
+		t.Add(protocol.ReqUnlockBatchMq, wrap(h.UnlockBatchMQ))
+		t.Add(protocol.ReqGetConsumerConnectionList, wrap(h.GetConsumerConnectionList))
+		t.Add(protocol.ReqGetProducerConnectionList, wrap(h.GetProducerConnectionList))
 	}
 }
 

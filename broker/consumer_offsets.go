@@ -34,12 +34,12 @@ type offsetHandlers struct {
 }
 
 func (h *offsetHandlers) register(t handlerTable) {
-	t.add(protocol.ReqQueryConsumerOffset, h.query)
-	t.add(protocol.ReqUpdateConsumerOffset, h.update)
-	t.add(protocol.ReqGetMaxOffset, h.maxOffset)
-	t.add(protocol.ReqGetMinOffset, h.minOffset)
-	t.add(protocol.ReqSearchOffsetByTimestamp, h.searchByTime)
-	t.add(protocol.ReqGetEarliestMsgStoretime, h.earliestTime)
+	t.Add(protocol.ReqQueryConsumerOffset, h.query)
+	t.Add(protocol.ReqUpdateConsumerOffset, h.update)
+	t.Add(protocol.ReqGetMaxOffset, h.maxOffset)
+	t.Add(protocol.ReqGetMinOffset, h.minOffset)
+	t.Add(protocol.ReqSearchOffsetByTimestamp, h.searchByTime)
+	t.Add(protocol.ReqGetEarliestMsgStoretime, h.earliestTime)
 }
 
 // query answers a group's offset; a group with none gets 0 while the

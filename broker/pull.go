@@ -37,7 +37,6 @@ const (
 	pullFlagSubscription = 0x4
 	pullFlagClassFilter  = 0x8
 
-	faqSameGroupTopic = "\nSee http://rocketmq.apache.org/docs/faq/ for further details."
 	expressionTypeTag = "TAG"
 )
 
@@ -93,7 +92,7 @@ type pullHandlers struct {
 }
 
 func (h *pullHandlers) register(t handlerTable) {
-	t.add(protocol.ReqPullMessage, h.pull)
+	t.Add(protocol.ReqPullMessage, h.pull)
 }
 
 func (h *pullHandlers) pull(_ context.Context, c *remoting.Conn, req *wire.Command) (*wire.Command, error) {
@@ -139,14 +138,14 @@ func (h *pullHandlers) check(c *remoting.Conn, resp *wire.Command, hdr *protocol
 	}
 	sg, ok := h.groups.FindSubscriptionGroup(hdr.ConsumerGroup)
 	if !ok {
-		return sg, nil, fail(resp, protocol.RespSubscriptionGroupNotExist, fmt.Sprintf("subscription group [%s] does not exist, %s", hdr.ConsumerGroup, faqGroupURL))
+		return sg, nil, fail(resp, protocol.RespSubscriptionGroupNotExist, fmt.Sprintf("subscription group [%s] does not exist, %s", hdr.ConsumerGroup, protocol.FAQSuggestTodo))
 	}
 	if !sg.ConsumeEnable {
 		return sg, nil, fail(resp, protocol.RespNoPermission, "subscription group no permission, "+hdr.ConsumerGroup)
 	}
 	tc, ok := h.topics.Select(hdr.Topic)
 	if !ok {
-		return sg, nil, fail(resp, protocol.RespTopicNotExist, fmt.Sprintf("topic[%s] not exist, apply first please! %s", hdr.Topic, faqApplyTopic))
+		return sg, nil, fail(resp, protocol.RespTopicNotExist, fmt.Sprintf("topic[%s] not exist, apply first please! %s", hdr.Topic, protocol.FAQSuggestTodo))
 	}
 	if !topics.IsReadable(tc.Perm) {
 		return sg, nil, fail(resp, protocol.RespNoPermission, "the topic["+hdr.Topic+"] pulling message is forbidden")
@@ -169,11 +168,11 @@ func (h *pullHandlers) subscription(resp *wire.Command, hdr *protocol.PullMessag
 		s, known, broadcast := h.consumers.Subscription(hdr.ConsumerGroup, hdr.Topic)
 		switch {
 		case !known:
-			return nil, fail(resp, protocol.RespSubscriptionNotExist, "the consumer's group info not exist"+faqSameGroupTopic)
+			return nil, fail(resp, protocol.RespSubscriptionNotExist, "the consumer's group info not exist"+protocol.FAQSuggestTodo)
 		case !sg.ConsumeBroadcastEnable && broadcast:
 			return nil, fail(resp, protocol.RespNoPermission, "the consumer group["+hdr.ConsumerGroup+"] can not consume by broadcast way")
 		case !s.Found:
-			return nil, fail(resp, protocol.RespSubscriptionNotExist, "the consumer's subscription not exist"+faqSameGroupTopic)
+			return nil, fail(resp, protocol.RespSubscriptionNotExist, "the consumer's subscription not exist"+protocol.FAQSuggestTodo)
 		case s.SubVersion < hdr.SubVersion:
 			return nil, fail(resp, protocol.RespSubscriptionNotLatest, "the consumer's subscription not latest")
 		}

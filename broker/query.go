@@ -33,8 +33,8 @@ type queryHandlers struct {
 }
 
 func (h *queryHandlers) register(t handlerTable) {
-	t.add(protocol.ReqQueryMessage, h.queryMessage)
-	t.add(protocol.ReqViewMessageById, h.viewMessage)
+	t.Add(protocol.ReqQueryMessage, h.queryMessage)
+	t.Add(protocol.ReqViewMessageById, h.viewMessage)
 }
 
 func (h *queryHandlers) queryMessage(_ context.Context, _ *remoting.Conn, req *wire.Command) (*wire.Command, error) {

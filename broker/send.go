@@ -39,8 +39,6 @@ const (
 	// versionV3_4_9 is MQVersion.Version.V3_4_9.ordinal(): clients from
 	// this version on may send maxReconsumeTimes.
 	versionV3_4_9 = 121
-	faqApplyTopic = "\nSee http://rocketmq.apache.org/docs/faq/ for further details."
-	faqGroupURL   = "\nSee http://rocketmq.apache.org/docs/faq/ for further details."
 )
 
 // groupFinder looks up subscription groups (SubscriptionGroupManager).
@@ -69,9 +67,9 @@ type sendHandlers struct {
 }
 
 func (h *sendHandlers) register(t handlerTable) {
-	t.add(protocol.ReqSendMessage, h.send)
-	t.add(protocol.ReqSendMessageV2, h.send)
-	t.add(protocol.ReqSendBatchMessage, h.send)
+	t.Add(protocol.ReqSendMessage, h.send)
+	t.Add(protocol.ReqSendMessageV2, h.send)
+	t.Add(protocol.ReqSendBatchMessage, h.send)
 }
 
 // sendHeader reads either header form as the v1 header (Java
@@ -138,7 +136,7 @@ func (h *sendHandlers) preSend(c *remoting.Conn, req *wire.Command, hdr *protoco
 	}
 	tc, ok := h.topicForSend(c, hdr)
 	if !ok {
-		return fail(resp, protocol.RespTopicNotExist, "topic["+hdr.Topic+"] not exist, apply first please!"+faqApplyTopic)
+		return fail(resp, protocol.RespTopicNotExist, "topic["+hdr.Topic+"] not exist, apply first please!"+protocol.FAQSuggestTodo)
 	}
 	if hdr.QueueId >= max(tc.WriteQueueNums, tc.ReadQueueNums) {
 		return fail(resp, protocol.RespSystemError, fmt.Sprintf("request queueId[%d] is illegal, %s Producer: %s",
@@ -326,7 +324,7 @@ func (h *sendHandlers) retryAndDLQ(req, resp *wire.Command, hdr *protocol.SendMe
 	group := strings.TrimPrefix(hdr.Topic, groups.RetryTopicPrefix)
 	sg, ok := h.groups.FindSubscriptionGroup(group)
 	if !ok {
-		fail(resp, protocol.RespSubscriptionGroupNotExist, "subscription group not exist, "+group+" "+faqGroupURL)
+		fail(resp, protocol.RespSubscriptionGroupNotExist, "subscription group not exist, "+group+" "+protocol.FAQSuggestTodo)
 		return true
 	}
 	maxTimes := sg.RetryMaxTimes

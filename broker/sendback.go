@@ -45,7 +45,7 @@ type sendBackHandlers struct {
 }
 
 func (h *sendBackHandlers) register(t handlerTable) {
-	t.add(protocol.ReqConsumerSendMsgBack, h.sendBack)
+	t.Add(protocol.ReqConsumerSendMsgBack, h.sendBack)
 }
 
 func (h *sendBackHandlers) randN(n int32) int32 {
@@ -71,7 +71,7 @@ func (h *sendBackHandlers) sendBack(_ context.Context, _ *remoting.Conn, req *wi
 	switch {
 	case !ok:
 		return wire.NewResponse(req, int32(protocol.RespSubscriptionGroupNotExist),
-			"subscription group not exist, "+hdr.Group+" "+faqGroupURL), nil
+			"subscription group not exist, "+hdr.Group+" "+protocol.FAQSuggestTodo), nil
 	case !topics.IsWriteable(h.brokerPermission()):
 		return wire.NewResponse(req, int32(protocol.RespNoPermission), "the broker["+h.brokerIP1+"] sending message is forbidden"), nil
 	case sg.RetryQueueNums <= 0:

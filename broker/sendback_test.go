@@ -152,7 +152,7 @@ func TestSendBackRefusals(t *testing.T) {
 		remark string
 	}{
 		{"unknown group", topics.PermRW, orig.WroteOffset, "Unknown", protocol.RespSubscriptionGroupNotExist,
-			"subscription group not exist, Unknown " + faqGroupURL},
+			"subscription group not exist, Unknown " + protocol.FAQSuggestTodo},
 		{"broker not writeable", topics.PermRead, orig.WroteOffset, "Known", protocol.RespNoPermission,
 			"the broker[10.1.1.1] sending message is forbidden"},
 		{"no retry queues", topics.PermRW, orig.WroteOffset, "NoRetry", protocol.RespSuccess, ""},

@@ -25,8 +25,8 @@ type configHandlers struct {
 }
 
 func (h *configHandlers) register(t handlerTable) {
-	t.add(protocol.ReqUpdateNamesrvConfig, h.update)
-	t.add(protocol.ReqGetNamesrvConfig, h.get)
+	t.Add(protocol.ReqUpdateNamesrvConfig, h.update)
+	t.Add(protocol.ReqGetNamesrvConfig, h.get)
 }
 
 func (h *configHandlers) update(_ context.Context, c *remoting.Conn, req *wire.Command) (*wire.Command, error) {

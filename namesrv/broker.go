@@ -48,9 +48,9 @@ type brokerHandlers struct {
 }
 
 func (h *brokerHandlers) register(t handlerTable) {
-	t.add(protocol.ReqRegisterBroker, h.registerBroker)
-	t.add(protocol.ReqUnregisterBroker, h.unregisterBroker)
-	t.add(protocol.ReqQueryDataVersion, h.queryDataVersion)
+	t.Add(protocol.ReqRegisterBroker, h.registerBroker)
+	t.Add(protocol.ReqUnregisterBroker, h.unregisterBroker)
+	t.Add(protocol.ReqQueryDataVersion, h.queryDataVersion)
 }
 
 func (h *brokerHandlers) nowMillis() int64 { return h.now().UnixMilli() }

@@ -26,10 +26,10 @@ type kvHandlers struct {
 }
 
 func (h *kvHandlers) register(t handlerTable) {
-	t.add(protocol.ReqPutKvConfig, h.put)
-	t.add(protocol.ReqGetKvConfig, h.get)
-	t.add(protocol.ReqDeleteKvConfig, h.delete)
-	t.add(protocol.ReqGetKvlistByNamespace, h.list)
+	t.Add(protocol.ReqPutKvConfig, h.put)
+	t.Add(protocol.ReqGetKvConfig, h.get)
+	t.Add(protocol.ReqDeleteKvConfig, h.delete)
+	t.Add(protocol.ReqGetKvlistByNamespace, h.list)
 }
 
 func (h *kvHandlers) put(_ context.Context, _ *remoting.Conn, req *wire.Command) (*wire.Command, error) {

@@ -91,7 +91,7 @@ func New(opts Options) (*Server, error) {
 	})
 	t := handlerTable{}
 	s.handlers(t)
-	s.rs.SetDefaultProcessor(s.processor(t.dispatch(opts.Log)))
+	s.rs.SetDefaultProcessor(s.processor(dispatch(t, opts.Log)))
 	return s, nil
 }
 

@@ -2,7 +2,6 @@ package namesrv
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/sirupsen/logrus"
 
@@ -22,20 +21,11 @@ import (
 // cluster info), topic.go (topic lists, deletion, write permissions),
 // kv.go (KV config), admin_config.go (name server configuration).
 
-// handlerTable maps request codes to handlers.
-type handlerTable map[protocol.RequestCode]remoting.Handler
-
-// add registers h for code; a code registered twice is a programming
-// error.
-func (t handlerTable) add(code protocol.RequestCode, h remoting.Handler) {
-	if _, dup := t[code]; dup {
-		panic(fmt.Sprintf("namesrv: request code %d registered twice", code))
-	}
-	t[code] = h
-}
+// handlerTable is the name server's one table of handlers.
+type handlerTable = remoting.HandlerTable
 
 // dispatch returns the default processor's handler.
-func (t handlerTable) dispatch(log *logrus.Entry) remoting.Handler {
+func dispatch(t handlerTable, log *logrus.Entry) remoting.Handler {
 	return func(ctx context.Context, c *remoting.Conn, req *wire.Command) (*wire.Command, error) {
 		if log.Logger.IsLevelEnabled(logrus.DebugLevel) {
 			log.WithField("remote", c.RemoteAddr()).Debugf("receive request, %d %s", req.Code, req)

@@ -23,9 +23,6 @@ import (
 // version on get the route in standard JSON (quoted map keys).
 const versionV4_9_4 = 401
 
-// faqApplyTopic is FAQUrl.suggestTodo(FAQUrl.APPLY_TOPIC_URL).
-const faqApplyTopic = "\nSee http://rocketmq.apache.org/docs/faq/ for further details."
-
 // routeFetcher looks a topic up elsewhere: the product environment's name
 // servers in clusterTest mode.
 type routeFetcher interface {
@@ -44,8 +41,8 @@ type routeHandlers struct {
 }
 
 func (h *routeHandlers) register(t handlerTable) {
-	t.add(protocol.ReqGetRouteinfoByTopic, h.getRouteInfoByTopic)
-	t.add(protocol.ReqGetBrokerClusterInfo, h.getBrokerClusterInfo)
+	t.Add(protocol.ReqGetRouteinfoByTopic, h.getRouteInfoByTopic)
+	t.Add(protocol.ReqGetBrokerClusterInfo, h.getBrokerClusterInfo)
 }
 
 func (h *routeHandlers) getRouteInfoByTopic(ctx context.Context, _ *remoting.Conn, req *wire.Command) (*wire.Command, error) {
@@ -110,7 +107,7 @@ func (h *routeHandlers) clusterTestRoute(ctx context.Context, req *wire.Command,
 
 func topicNotExist(req *wire.Command, topic string) *wire.Command {
 	return wire.NewResponse(req, int32(protocol.RespTopicNotExist),
-		"No topic route info in name server for the topic: "+topic+faqApplyTopic)
+		"No topic route info in name server for the topic: "+topic+protocol.FAQSuggestTodo)
 }
 
 func (h *routeHandlers) getBrokerClusterInfo(_ context.Context, _ *remoting.Conn, req *wire.Command) (*wire.Command, error) {

@@ -32,15 +32,15 @@ type topicHandlers struct {
 }
 
 func (h *topicHandlers) register(t handlerTable) {
-	t.add(protocol.ReqGetAllTopicListFromNameserver, h.list(h.routes.AllTopics))
-	t.add(protocol.ReqGetSystemTopicListFromNs, h.list(h.routes.SystemTopics))
-	t.add(protocol.ReqGetUnitTopicList, h.list(h.routes.UnitTopics))
-	t.add(protocol.ReqGetHasUnitSubTopicList, h.list(h.routes.HasUnitSubTopics))
-	t.add(protocol.ReqGetHasUnitSubUnunitTopicList, h.list(h.routes.HasUnitSubUnUnitTopics))
-	t.add(protocol.ReqGetTopicsByCluster, h.topicsByCluster)
-	t.add(protocol.ReqDeleteTopicInNamesrv, h.deleteTopic)
-	t.add(protocol.ReqWipeWritePermOfBroker, h.wipeWritePerm)
-	t.add(protocol.ReqAddWritePermOfBroker, h.addWritePerm)
+	t.Add(protocol.ReqGetAllTopicListFromNameserver, h.list(h.routes.AllTopics))
+	t.Add(protocol.ReqGetSystemTopicListFromNs, h.list(h.routes.SystemTopics))
+	t.Add(protocol.ReqGetUnitTopicList, h.list(h.routes.UnitTopics))
+	t.Add(protocol.ReqGetHasUnitSubTopicList, h.list(h.routes.HasUnitSubTopics))
+	t.Add(protocol.ReqGetHasUnitSubUnunitTopicList, h.list(h.routes.HasUnitSubUnUnitTopics))
+	t.Add(protocol.ReqGetTopicsByCluster, h.topicsByCluster)
+	t.Add(protocol.ReqDeleteTopicInNamesrv, h.deleteTopic)
+	t.Add(protocol.ReqWipeWritePermOfBroker, h.wipeWritePerm)
+	t.Add(protocol.ReqAddWritePermOfBroker, h.addWritePerm)
 }
 
 // list serves a code answering a TopicList without header.

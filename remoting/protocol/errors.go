@@ -30,3 +30,7 @@ func AsError(err error) (*Error, bool) {
 	}
 	return nil, false
 }
+
+// FAQSuggestTodo is what FAQUrl.suggestTodo appends to a remark in 4.9.8:
+// it ignores the URL it is given and always points at the FAQ page.
+const FAQSuggestTodo = "\nSee http://rocketmq.apache.org/docs/faq/ for further details."
