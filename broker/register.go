@@ -11,11 +11,8 @@ package broker
 // RegisterBrokerBody.encode(false).
 
 import (
-	"bytes"
 	"compress/zlib"
 	"context"
-	"encoding/binary"
-	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -26,6 +23,7 @@ import (
 	"github.com/sputnikmq/sputnik/compat/fastjson"
 	"github.com/sputnikmq/sputnik/remoting"
 	"github.com/sputnikmq/sputnik/remoting/protocol"
+	"github.com/sputnikmq/sputnik/remoting/protocol/registerbody"
 	"github.com/sputnikmq/sputnik/remoting/wire"
 	"github.com/sputnikmq/sputnik/store/config"
 	"github.com/sputnikmq/sputnik/store/message"
@@ -208,30 +206,18 @@ func orderTopicsOf(body []byte) map[string]string {
 	return out
 }
 
-// compressedBody is RegisterBrokerBody.encode(true) (compressedRegister):
-// a zlib stream (Deflater.BEST_COMPRESSION) of length-prefixed parts — the
-// DataVersion JSON, the topic count, each TopicConfig.encode() text
-// ("name read write perm filterType"), and the filter server list JSON.
+// compressedBody is RegisterBrokerBody.encode(true) (compressedRegister),
+// in remoting/protocol/registerbody's layout at Deflater.BEST_COMPRESSION.
 func compressedBody(wr topics.Wrapper, perm int32) []byte {
-	var raw []byte
-	part := func(b []byte) {
-		raw = binary.BigEndian.AppendUint32(raw, uint32(len(b)))
-		raw = append(raw, b...)
-	}
 	w := fastjson.NewWriter(fastjson.Compact)
 	wr.DataVersion.WriteJSON(w)
-	part(w.Bytes())
-	raw = binary.BigEndian.AppendUint32(raw, uint32(len(wr.Topics)))
+	p := registerbody.Parts{DataVersion: w.Bytes(), FilterServers: []byte("[]")}
 	for _, tc := range wr.Topics {
 		if perm >= 0 {
 			tc.Perm = perm
 		}
-		part(fmt.Appendf(nil, "%s %d %d %d %s", tc.TopicName, tc.ReadQueueNums, tc.WriteQueueNums, tc.Perm, tc.TopicFilterType))
+		p.Topics = append(p.Topics, registerbody.AppendTopicText(nil, tc.TopicName, tc.ReadQueueNums, tc.WriteQueueNums, tc.Perm, tc.TopicFilterType.String()))
 	}
-	part([]byte("[]"))
-	var out bytes.Buffer
-	zw, _ := zlib.NewWriterLevel(&out, zlib.BestCompression) // the level is valid
-	_, _ = zw.Write(raw)                                     // writes to a bytes.Buffer do not fail
-	_ = zw.Close()
-	return out.Bytes()
+	body, _ := p.Append(nil, zlib.BestCompression) // a valid level, writes to memory
+	return body
 }

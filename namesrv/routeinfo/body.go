@@ -1,19 +1,14 @@
 package routeinfo
 
 import (
-	"bufio"
-	"bytes"
-	"compress/zlib"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
-	"strconv"
 	"strings"
 
 	"github.com/sputnikmq/sputnik/compat/fastjson"
 	"github.com/sputnikmq/sputnik/compat/javalang/jhash"
 	"github.com/sputnikmq/sputnik/compat/javaprops"
+	"github.com/sputnikmq/sputnik/remoting/protocol/registerbody"
 )
 
 // Decoders of the REGISTER_BROKER body in its three forms.
@@ -21,20 +16,9 @@ import (
 // the header says compressed=true), TopicConfigSerializeWrapper.decode
 // (brokers older than V3_0_11), TopicConfig.decode, DataVersion.
 //
-// The compressed form is a zlib (java.util.zip.Deflater) stream of:
-//
-//	+-----------+----------------------+
-//	| int32 len | DataVersion JSON     |
-//	+-----------+----------------------+
-//	| int32 n   |                      |   number of topics
-//	+-----------+----------------------+
-//	| int32 len | "<topic> <read> <write> <perm> <SINGLE_TAG|MULTI_TAG>" | × n
-//	+-----------+----------------------+
-//	| int32 len | filterServerList JSON|
-//	+-----------+----------------------+
-//
-// integers big-endian. The text form carries no topicSysFlag and no order
-// flag: Java leaves them 0/false, and so do we.
+// The compressed form's layout is remoting/protocol/registerbody's; its
+// topic text carries no topicSysFlag and no order flag: Java leaves them
+// 0/false, and so do we.
 
 // ErrBadBody is wrapped by every body decoding error.
 var ErrBadBody = errors.New("routeinfo: bad register body")
@@ -197,74 +181,41 @@ func (b *chmBuilder) ordered() []TopicConfig {
 // each TopicConfig.encode() text ("<name> <read> <write> <perm> <filter>"),
 // the filter server list JSON. decodeCompressed reads the same layout.
 func (b *RegisterBody) AppendCompressed(dst []byte, level int) ([]byte, error) {
-	raw := make([]byte, 0, 64+len(b.Topics.Topics)*48)
-	put := func(s []byte) {
-		raw = binary.BigEndian.AppendUint32(raw, uint32(len(s)))
-		raw = append(raw, s...)
-	}
-	put(b.Topics.DataVersion.AppendJSON(nil))
-	raw = binary.BigEndian.AppendUint32(raw, uint32(len(b.Topics.Topics)))
+	p := registerbody.Parts{DataVersion: b.Topics.DataVersion.AppendJSON(nil)}
 	for _, tc := range b.Topics.Topics {
-		put(appendTopicConfigText(nil, tc))
+		p.Topics = append(p.Topics, registerbody.AppendTopicText(nil, tc.TopicName, tc.ReadQueueNums, tc.WriteQueueNums, tc.Perm, tc.TopicFilterType))
 	}
 	tl := TopicList{Topics: b.FilterServers}
 	fs := tl.AppendJSON(nil)
-	put(fs[len(`{"topicList":`) : len(fs)-1])
-	out := bytes.NewBuffer(dst)
-	zw, err := zlib.NewWriterLevel(out, level)
-	if err != nil {
-		return dst, err
-	}
-	if _, err := zw.Write(raw); err != nil {
-		return dst, err
-	}
-	if err := zw.Close(); err != nil {
-		return dst, err
-	}
-	return out.Bytes(), nil
+	p.FilterServers = fs[len(`{"topicList":`) : len(fs)-1]
+	return p.Append(dst, level)
 }
 
 // appendTopicConfigText is TopicConfig.encode(), the inverse of
 // decodeTopicConfigText.
-func appendTopicConfigText(dst []byte, tc TopicConfig) []byte {
-	dst = append(dst, tc.TopicName...)
-	for _, n := range []int32{tc.ReadQueueNums, tc.WriteQueueNums, tc.Perm} {
-		dst = append(dst, ' ')
-		dst = strconv.AppendInt(dst, int64(n), 10)
-	}
-	dst = append(dst, ' ')
-	return append(dst, tc.TopicFilterType...)
-}
 
 // decodeCompressed decodes RegisterBrokerBody's compressed form.
 func decodeCompressed(body []byte, now int64) (*RegisterBody, error) {
-	zr, err := zlib.NewReader(bytes.NewReader(body))
+	parts, err := registerbody.Decode(body, maxInflated)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBadBody, err)
 	}
-	r := &chunkReader{r: bufio.NewReaderSize(io.LimitReader(zr, maxInflated), 64<<10)}
-	dvJSON := r.chunk()
-	n := r.int32()
 	var t chmBuilder
-	for i := int32(0); i < n && r.err == nil; i++ {
-		tc, err := decodeTopicConfigText(string(r.chunk()))
-		if r.err == nil && err != nil {
-			r.err = err
+	for _, text := range parts.Topics {
+		tc, err := decodeTopicConfigText(string(text))
+		if err != nil {
+			return nil, fmt.Errorf("%w: compressed: %w", ErrBadBody, err)
 		}
 		t.put(tc.TopicName, tc)
 	}
-	fsJSON := r.chunk()
-	if r.err != nil {
-		return nil, fmt.Errorf("%w: compressed: %w", ErrBadBody, r.err)
-	}
-	dv, err := DecodeDataVersion(dvJSON, now)
+	dv, err := DecodeDataVersion(parts.DataVersion, now)
 	if err != nil {
 		return nil, err
 	}
 	rb := &RegisterBody{Topics: TopicConfigWrapper{DataVersion: dv, Topics: t.ordered()}}
 	// Java logs a bad filter server list and keeps an empty one.
 	rb.FilterServers = []string{}
-	if v, err := fastjson.Parse(fsJSON); err == nil {
+	if v, err := fastjson.Parse(parts.FilterServers); err == nil {
 		var d fastjson.Decoder
 		if fs := decodeStrings(&d, v); d.Err() == nil {
 			rb.FilterServers = fs
@@ -275,46 +226,6 @@ func decodeCompressed(body []byte, now int64) (*RegisterBody, error) {
 
 // chunkReader reads the compressed form's length-prefixed chunks with a
 // sticky error.
-type chunkReader struct {
-	r   io.Reader
-	err error
-}
-
-func (c *chunkReader) int32() int32 {
-	var b [4]byte
-	if c.err == nil {
-		if _, err := io.ReadFull(c.r, b[:]); err != nil {
-			c.err = fmt.Errorf("end of compressed data: %w", err)
-		}
-	}
-	return int32(binary.BigEndian.Uint32(b[:]))
-}
-
-func (c *chunkReader) chunk() []byte {
-	n := c.int32()
-	if c.err != nil {
-		return nil
-	}
-	if n < 0 {
-		c.err = fmt.Errorf("negative chunk length %d", n)
-		return nil
-	}
-	if n <= 64<<10 {
-		b := make([]byte, n)
-		if _, err := io.ReadFull(c.r, b); err != nil {
-			c.err = fmt.Errorf("end of compressed data: %w", err)
-			return nil
-		}
-		return b
-	}
-	// A large length is only believed as far as data arrives.
-	var buf bytes.Buffer
-	if _, err := io.CopyN(&buf, c.r, int64(n)); err != nil {
-		c.err = fmt.Errorf("end of compressed data: %w", err)
-		return nil
-	}
-	return buf.Bytes()
-}
 
 // decodeTopicConfigText parses TopicConfig.encode's text. Java's decode
 // leaves a malformed line's topic name null, which then fails the whole
