@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/binary"
 	"errors"
 	"slices"
 	"strings"
@@ -118,7 +119,7 @@ func (s *Store) SelectOneMessage(offset int64) (segment.View, bool) {
 	if err != nil {
 		return segment.View{}, false
 	}
-	size, _, _ := message.PeekTotalSize(append(head.B[:4:4], 0, 0, 0, 0))
+	size := int32(binary.BigEndian.Uint32(head.B))
 	head.Release()
 	if size <= 0 {
 		return segment.View{}, false
