@@ -93,9 +93,9 @@ bench:
 
 # Java vs Sputnik name server benchmark (issue #4): lookups, memory, start time, 100k topics.
 # Markdown on stdout and in $(NSBENCH_DIR)/report.md, JSON in report.json, node logs in run/.
-# NSBENCH_FLAGS: '-rounds 3', '-pin', '-big-topics 0', '-sputnik-gomaxprocs 1', '-strict'.
+# NSBENCH_FLAGS (default '-rounds 3 -depths 1,8'): '-depths 1', '-pin', '-big-topics 0', '-sputnik-gomaxprocs 1', '-strict'.
 NSBENCH_DIR   ?= $(CURDIR)/.cache/nsbench
-NSBENCH_FLAGS ?=
+NSBENCH_FLAGS ?= -rounds 3 -depths 1,8
 
 .PHONY: bench-namesrv
 bench-namesrv: build conformance-java

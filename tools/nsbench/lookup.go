@@ -15,6 +15,7 @@ import (
 // LookupResult is the lookup load's measured window.
 type LookupResult struct {
 	Conns      int           `json:"conns"`
+	Depth      int           `json:"depth"`
 	GoMaxProcs int           `json:"generatorGOMAXPROCS"`
 	Warmup     time.Duration `json:"warmupNanos"`
 	Window     time.Duration `json:"windowNanos"`
@@ -45,13 +46,20 @@ type worker struct {
 // o.Warmup+o.Duration and reports the measured window. Cancelling ctx ends
 // it early (with an error).
 func Lookups(ctx context.Context, o Options) (LookupResult, error) {
-	res := LookupResult{Conns: o.Conns, GoMaxProcs: runtime.GOMAXPROCS(0), Warmup: o.Warmup}
+	depth := max(o.Depth, 1)
+	res := LookupResult{Conns: o.Conns, Depth: depth, GoMaxProcs: runtime.GOMAXPROCS(0), Warmup: o.Warmup}
 	if o.Topics <= 0 || o.Conns <= 0 || o.Duration <= 0 {
 		return res, fmt.Errorf("nsbench: lookups need topics, conns and a duration")
 	}
-	frames, err := RouteRequests(o.Topics, o.TopicNameLen)
-	if err != nil {
-		return res, err
+	// frames[slot][topic] carries opaque = slot: the slot of a pipelined
+	// connection that its answer frees.
+	frames := make([][][]byte, depth)
+	for slot := range frames {
+		f, err := RouteRequestsOpaque(o.Topics, o.TopicNameLen, int32(slot))
+		if err != nil {
+			return res, err
+		}
+		frames[slot] = f
 	}
 	begin := time.Now()
 	measureFrom := begin.Add(o.Warmup)
@@ -75,7 +83,11 @@ func Lookups(ctx context.Context, o Options) (LookupResult, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w.run(frames, measureFrom, end)
+			if depth == 1 {
+				w.run(frames[0], measureFrom, end)
+			} else {
+				w.runPipelined(frames, measureFrom, end)
+			}
 		}()
 	}
 	cpu0, cpu1, err := window(ctx, measureFrom, end, o.Hooks, func() { closeWorkers(workers) })
@@ -145,14 +157,81 @@ func (w *worker) run(frames [][]byte, measureFrom, end time.Time) {
 			w.fail(fmt.Sprintf("response code %d", code))
 			continue
 		}
-		if w.bodyMin < 0 || n < w.bodyMin {
-			w.bodyMin = n
-		}
-		w.bodyMax = max(w.bodyMax, n)
+		w.seen(n)
 		if !start.Before(measureFrom) {
 			w.samples = append(w.samples, int64(took))
 		}
 	}
+}
+
+// runPipelined keeps len(frames) requests in flight until end, then
+// collects the answers still due; a broken connection ends it early.
+func (w *worker) runPipelined(frames [][][]byte, measureFrom, end time.Time) {
+	depth := len(frames)
+	sent := make([]time.Time, depth) // zero: the slot is free
+	free := make([]int32, 0, depth)
+	for slot := range depth {
+		free = append(free, int32(slot))
+	}
+	var out []byte
+	inflight := 0
+	for {
+		if len(free) > 0 && (inflight == 0 || !w.conn.frameBuffered()) {
+			if time.Now().Before(end) {
+				out = out[:0]
+				for _, slot := range free {
+					out = append(out, frames[slot][w.rng.IntN(len(frames[slot]))]...)
+				}
+				now := time.Now()
+				for _, slot := range free {
+					sent[slot] = now
+				}
+				if _, err := w.conn.nc.Write(out); err != nil {
+					w.fail(err.Error())
+					return
+				}
+				inflight += len(free)
+				free = free[:0]
+			} else if inflight == 0 {
+				return
+			}
+		}
+		frame, err := w.conn.readFrame()
+		if err != nil {
+			w.fail(err.Error())
+			return
+		}
+		took := time.Now()
+		code, n, opaque, err := ResponseHead(frame)
+		switch {
+		case err != nil:
+			w.fail(err.Error())
+			return
+		case opaque < 0 || int(opaque) >= depth || sent[opaque].IsZero():
+			w.fail(fmt.Sprintf("answer with opaque %d, none in flight", opaque))
+			return
+		}
+		start := sent[opaque]
+		sent[opaque] = time.Time{}
+		free = append(free, opaque)
+		inflight--
+		if code != int32(protocol.RespSuccess) {
+			w.fail(fmt.Sprintf("response code %d", code))
+			continue
+		}
+		w.seen(n)
+		if !start.Before(measureFrom) && start.Before(end) {
+			w.samples = append(w.samples, int64(took.Sub(start)))
+		}
+	}
+}
+
+// seen records a route body's length.
+func (w *worker) seen(n int) {
+	if w.bodyMin < 0 || n < w.bodyMin {
+		w.bodyMin = n
+	}
+	w.bodyMax = max(w.bodyMax, n)
 }
 
 func (w *worker) fail(msg string) {

@@ -48,9 +48,14 @@ type Options struct {
 	// keep their routes; 0 turns it off.
 	Heartbeat time.Duration
 
-	// Conns is the number of lookup connections, each with one request
-	// in flight.
+	// Conns is the number of lookup connections.
 	Conns int
+	// Depth is the number of requests each connection keeps in flight
+	// (0 and 1: one, a synchronous write-then-read loop). Above one the
+	// generator pipelines, as a Java client does when many threads share
+	// its one channel to a name server: it matches answers by opaque and
+	// writes the replacements of every answer read in one burst together.
+	Depth int
 	// Warmup is unmeasured lookup time before Duration.
 	Warmup, Duration time.Duration
 	// Hooks are told when the measured window starts and ends.

@@ -64,6 +64,14 @@ func TestResponseCode(t *testing.T) {
 			if err != nil || got != code || n != 5 {
 				t.Errorf("%v code %d: got %d, body %d, %v", st, code, got, n, err)
 			}
+			for _, opaque := range []int32{0, 7, -3, 1 << 30} {
+				req.Opaque = opaque
+				resp := wire.NewResponse(req, code, "opaque\":99")
+				got, n, gotOpaque, err := ResponseHead(frame(resp))
+				if err != nil || got != code || n != 0 || gotOpaque != opaque {
+					t.Errorf("%v code %d opaque %d: got %d, body %d, opaque %d, %v", st, code, opaque, got, n, gotOpaque, err)
+				}
+			}
 		}
 	}
 	// Keys in another order, as a non-Java server might write them.
@@ -72,6 +80,16 @@ func TestResponseCode(t *testing.T) {
 	f = append(f, h...)
 	if got, _, err := ResponseCode(f); err != nil || got != -17 {
 		t.Errorf("reordered JSON: %d, %v", got, err)
+	}
+	if _, _, opaque, err := ResponseHead(f); err != nil || opaque != 3 {
+		t.Errorf("reordered JSON: opaque %d, %v", opaque, err)
+	}
+	for _, bad := range []string{`{"code":0}`, `{"code":0,"opaque":x}`} {
+		f := binary.BigEndian.AppendUint32(nil, uint32(len(bad)))
+		f = append(f, bad...)
+		if _, _, _, err := ResponseHead(f); !errors.Is(err, ErrBadResponse) {
+			t.Errorf("%s: want ErrBadResponse, got %v", bad, err)
+		}
 	}
 	for _, bad := range []string{`{"flag":1}`, `{"code":x}`, `{"code":99999999999}`} {
 		f := binary.BigEndian.AppendUint32(nil, uint32(len(bad)))
@@ -115,6 +133,24 @@ func TestSummarize(t *testing.T) {
 	}
 	if (Summarize(nil) != Latency{}) {
 		t.Error("empty input")
+	}
+}
+
+// TestPipelinedLookups keeps several requests in flight per connection and
+// gets every answer matched to its request.
+func TestPipelinedLookups(t *testing.T) {
+	s := namesrvtest.StartTestNamesrv(t)
+	o := Defaults()
+	o.Namesrv = s.Addr().String()
+	o.Brokers, o.Topics, o.Conns, o.Depth = 2, 20, 3, 8
+	o.Warmup, o.Duration = 50*time.Millisecond, 300*time.Millisecond
+	res, err := Run(context.Background(), o, 0, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lr := res.Lookups
+	if lr.Depth != 8 || lr.Lookups < 3*8 || lr.Errors != 0 || lr.Latency.P99 == 0 || lr.BodyMin == 0 {
+		t.Errorf("lookups %+v", lr)
 	}
 }
 

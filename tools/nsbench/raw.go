@@ -32,9 +32,19 @@ func RouteRequest(topic string, opaque int32) ([]byte, error) {
 
 // RouteRequests encodes the request of every topic, opaque = index.
 func RouteRequests(topics, nameLen int) ([][]byte, error) {
+	return routeRequests(topics, nameLen, func(t int) int32 { return int32(t) })
+}
+
+// RouteRequestsOpaque encodes the request of every topic, all with the
+// given opaque.
+func RouteRequestsOpaque(topics, nameLen int, opaque int32) ([][]byte, error) {
+	return routeRequests(topics, nameLen, func(int) int32 { return opaque })
+}
+
+func routeRequests(topics, nameLen int, opaque func(t int) int32) ([][]byte, error) {
 	frames := make([][]byte, topics)
 	for t := range topics {
-		f, err := RouteRequest(TopicName(t, nameLen), int32(t))
+		f, err := RouteRequest(TopicName(t, nameLen), opaque(t))
 		if err != nil {
 			return nil, err
 		}
@@ -81,26 +91,82 @@ func (c *rawConn) roundTrip(req []byte) (code int32, bodyLen int, err error) {
 	if _, err := c.nc.Write(req); err != nil {
 		return 0, 0, err
 	}
+	frame, err := c.readFrame()
+	if err != nil {
+		return 0, 0, err
+	}
+	return ResponseCode(frame)
+}
+
+// readFrame reads the next frame, without its length field, into the
+// connection's reused buffer.
+func (c *rawConn) readFrame() ([]byte, error) {
 	var lenBuf [4]byte
 	if _, err := io.ReadFull(c.r, lenBuf[:]); err != nil {
-		return 0, 0, err
+		return nil, err
 	}
 	n := int(int32(binary.BigEndian.Uint32(lenBuf[:])))
 	if n < 4 || n+4 > c.max {
-		return 0, 0, fmt.Errorf("%w: length %d (max frame %d)", ErrBadResponse, n, c.max)
+		return nil, fmt.Errorf("%w: length %d (max frame %d)", ErrBadResponse, n, c.max)
 	}
 	if cap(c.buf) < n {
 		c.buf = make([]byte, n)
 	}
 	frame := c.buf[:n]
 	if _, err := io.ReadFull(c.r, frame); err != nil {
-		return 0, 0, err
+		return nil, err
 	}
-	return ResponseCode(frame)
+	return frame, nil
 }
 
-// jsonCodeKey opens the JSON header of a fastjson-written command.
-var jsonCodeKey = []byte(`"code":`)
+// frameBuffered reports whether a whole frame is already read into the
+// buffer, so that reading it needs no system call.
+func (c *rawConn) frameBuffered() bool {
+	b := c.r.Buffered()
+	if b < 4 {
+		return false
+	}
+	head, err := c.r.Peek(4)
+	if err != nil {
+		return false
+	}
+	return b >= 4+int(int32(binary.BigEndian.Uint32(head)))
+}
+
+// The JSON header keys ResponseCode and ResponseHead look for.
+var (
+	jsonCodeKey   = []byte(`"code":`)
+	jsonOpaqueKey = []byte(`"opaque":`)
+)
+
+// binaryOpaqueAt is the opaque's offset in a ROCKETMQ header: after
+// code (int16), language (byte) and version (int16).
+const binaryOpaqueAt = 5
+
+// ResponseHead is ResponseCode plus the frame's opaque.
+func ResponseHead(frame []byte) (code int32, bodyLen int, opaque int32, err error) {
+	code, bodyLen, err = ResponseCode(frame)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	hl := int(binary.BigEndian.Uint32(frame) & 0xFFFFFF)
+	header := frame[4 : 4+hl]
+	if wire.SerializeType(frame[0]) == wire.SerializeRocketMQ {
+		if len(header) < binaryOpaqueAt+4 {
+			return 0, 0, 0, fmt.Errorf("%w: short binary header", ErrBadResponse)
+		}
+		return code, bodyLen, int32(binary.BigEndian.Uint32(header[binaryOpaqueAt:])), nil
+	}
+	i := bytes.Index(header, jsonOpaqueKey)
+	if i < 0 {
+		return 0, 0, 0, fmt.Errorf("%w: no opaque in %.80q", ErrBadResponse, header)
+	}
+	opaque, ok := parseInt32(header[i+len(jsonOpaqueKey):])
+	if !ok {
+		return 0, 0, 0, fmt.Errorf("%w: bad opaque in %.80q", ErrBadResponse, header)
+	}
+	return code, bodyLen, opaque, nil
+}
 
 // ResponseCode reads the code of a frame (without its length field) and
 // the length of its body, decoding as little as possible: the int16 at the

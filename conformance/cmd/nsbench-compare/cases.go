@@ -15,6 +15,7 @@ import (
 type lookupRun struct {
 	Impl  cluster.Impl   `json:"impl"`
 	Round int            `json:"round"`
+	Depth int            `json:"depth"` // requests in flight per connection
 	Start startTimes     `json:"start"`
 	Bench nsbench.Result `json:"bench"`
 	// ServerCPU is the server process's CPU over the measured window;
@@ -26,6 +27,9 @@ type lookupRun struct {
 	LoadAfter   string        `json:"loadavgAfter"`
 	Error       string        `json:"error,omitempty"`
 }
+
+// depth is the run's requests in flight per connection (at least one).
+func (r *lookupRun) depth() int { return max(r.Depth, 1) }
 
 // ok says whether the lookups ran.
 func (r *lookupRun) ok() bool { return r.Error == "" && r.Bench.Lookups != nil }
@@ -60,8 +64,8 @@ func (r *lookupRun) cpuBoundQPS(cpus int) float64 {
 
 // runLookups starts a fresh name server of impl, registers the brokers,
 // runs the lookup load and stops the server.
-func (c *compare) runLookups(ctx context.Context, impl cluster.Impl, round int) (r lookupRun) {
-	r = lookupRun{Impl: impl, Round: round, LoadBefore: procfs.LoadAvg()}
+func (c *compare) runLookups(ctx context.Context, impl cluster.Impl, round, depth int) (r lookupRun) {
+	r = lookupRun{Impl: impl, Round: round, Depth: depth, LoadBefore: procfs.LoadAvg()}
 	defer func() { r.LoadAfter = procfs.LoadAvg() }()
 	s, err := c.startServer(ctx, impl, "lookup")
 	if err != nil {
@@ -80,7 +84,7 @@ func (c *compare) runLookups(ctx context.Context, impl cluster.Impl, round int) 
 		defer restore()
 	}
 	o := c.bench
-	o.Namesrv = s.node.Addr()
+	o.Namesrv, o.Depth = s.node.Addr(), depth
 	var cpu0, busy0 time.Duration
 	o.Hooks = nsbench.Hooks{
 		MeasureStart: func() {

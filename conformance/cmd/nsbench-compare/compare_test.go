@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -74,11 +75,11 @@ func TestReport(t *testing.T) {
 	}
 	r.evaluate()
 	want := map[string]string{
-		"route-lookup QPS vs Java":                                   "PASS",
-		"route-lookup p99 vs Java":                                   "PASS",
-		"Sputnik peak RSS (lookup run)":                              "PASS",
-		"Sputnik start → listening":                                  "PASS",
-		"Sputnik 100000 topics, compressed body: register + lookups": "PASS",
+		"route-lookup QPS vs Java, 1 request in flight (synchronous)": "PASS",
+		"route-lookup p99 vs Java, 1 request in flight (synchronous)": "PASS",
+		"Sputnik peak RSS (lookup run)":                               "PASS",
+		"Sputnik start → listening":                                   "PASS",
+		"Sputnik 100000 topics, compressed body: register + lookups":  "PASS",
 	}
 	for _, tg := range r.Targets {
 		if want[tg.Name] != tg.Result {
@@ -95,7 +96,8 @@ func TestReport(t *testing.T) {
 	var out bytes.Buffer
 	r.printMarkdown(&out)
 	for _, s := range []string{"| lookups/s | 10000 | 40000 | 4.00× |", "| p99 | 4000.0 µs | 1000.0 µs | 0.25× |",
-		"| other processes (cores busy) | 0.93 | 0.93 |", "| compressed | sputnik |", "| route-lookup QPS vs Java | ≥ 3.5× | 4.00× | **PASS** |"} {
+		"| other processes (cores busy) | 0.93 | 0.93 |", "| compressed | sputnik |",
+		"| route-lookup QPS vs Java, 1 request in flight (synchronous) | ≥ 3.5× | 4.00× | **PASS** |"} {
 		if !strings.Contains(out.String(), s) {
 			t.Errorf("output lacks %q:\n%s", s, out.String())
 		}
@@ -113,6 +115,55 @@ func TestReport(t *testing.T) {
 	r.evaluate()
 	if r.complete() || r.Targets[0].Result != "n/a" {
 		t.Errorf("failed run: complete %v, %+v", r.complete(), r.Targets[0])
+	}
+}
+
+// Runs at several depths get a section and a pair of targets each; a
+// miss at one depth is not hidden by a pass at another.
+func TestReportDepths(t *testing.T) {
+	r := &report{Config: config{Brokers: 10, Topics: 100, Queues: 8, Conns: 16, Depths: []int{1, 8}}}
+	add := func(impl cluster.Impl, depth int, qps float64, p99 time.Duration) {
+		l := fakeRun(impl, qps, p99)
+		l.Depth = depth
+		r.Lookups = append(r.Lookups, l)
+	}
+	add(cluster.Java, 1, 10000, 2*time.Millisecond)
+	add(cluster.Sputnik, 1, 30000, 2*time.Millisecond)
+	add(cluster.Java, 8, 20000, 8*time.Millisecond)
+	add(cluster.Sputnik, 8, 100000, time.Millisecond)
+	r.evaluate()
+	got := map[string]string{}
+	for _, tg := range r.Targets {
+		got[tg.Name] = tg.Result + " " + tg.Got
+	}
+	for name, want := range map[string]string{
+		"route-lookup QPS vs Java, 1 request in flight (synchronous)": "MISS 3.00×",
+		"route-lookup p99 vs Java, 1 request in flight (synchronous)": "MISS 1.00×",
+		"route-lookup QPS vs Java, 8 requests in flight (pipelined)":  "PASS 5.00×",
+		"route-lookup p99 vs Java, 8 requests in flight (pipelined)":  "PASS 0.12×",
+	} {
+		if got[name] != want {
+			t.Errorf("%s: %q, want %q", name, got[name], want)
+		}
+	}
+	var out bytes.Buffer
+	r.printMarkdown(&out)
+	for _, s := range []string{"16 connections × 1 request in flight (synchronous)", "16 connections × 8 requests in flight (pipelined)",
+		"| lookups/s | 10000 | 30000 | 3.00× |", "| lookups/s | 20000 | 100000 | 5.00× |"} {
+		if !strings.Contains(out.String(), s) {
+			t.Errorf("output lacks %q:\n%s", s, out.String())
+		}
+	}
+}
+
+func TestParseDepths(t *testing.T) {
+	if d, err := parseDepths("1, 8"); err != nil || !slices.Equal(d, []int{1, 8}) {
+		t.Errorf("1, 8: %v %v", d, err)
+	}
+	for _, bad := range []string{"", "0", "1,x", "-2"} {
+		if _, err := parseDepths(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
 	}
 }
 

@@ -4,7 +4,8 @@
 // targets:
 //
 //   - route lookups, 10 brokers × 100 topics × 8 queues, 16 connections
-//     (raw frames, one request in flight each), 5 s warmup, 15 s measured:
+//     (raw frames, one request in flight each, and -depths pipelined),
+//     5 s warmup, 15 s measured:
 //     QPS ≥ 3.5× Java's, p99 ≤ 0.5× Java's;
 //   - peak RSS ≤ 25 MiB during that run (VmHWM, and VmRSS sampled every
 //     100 ms);
@@ -48,6 +49,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -67,6 +69,7 @@ type compare struct {
 	bigChecks int
 	longName  int
 	rounds    int
+	depths    []int // requests in flight per connection, a lookup benchmark each
 	// sputnikProcs, when positive, is GOMAXPROCS of Sputnik's server.
 	sputnikProcs int
 	starts       int // servers started, for unique directory names
@@ -128,6 +131,7 @@ func setup() (*compare, string, bool, error) {
 		impls, bin, classpath, heap, runDir, jsonPath string
 		genProcs                                      int
 		strict, pinCPUs                               bool
+		depths                                        string
 	)
 	flag.StringVar(&impls, "impl", "java,sputnik", "implementations, in order")
 	flag.StringVar(&bin, "bin", "", "directory with Sputnik's mqnamesrv (default <repo>/bin)")
@@ -139,6 +143,7 @@ func setup() (*compare, string, bool, error) {
 	flag.IntVar(&c.bench.Topics, "topics", d.Topics, "topics per broker for the lookup benchmark")
 	flag.IntVar(&c.bench.Queues, "queues", d.Queues, "queues per topic")
 	flag.IntVar(&c.bench.Conns, "conns", d.Conns, "lookup connections")
+	flag.StringVar(&depths, "depths", "1", "comma-separated requests in flight per lookup connection, one lookup benchmark each (above 1 the generator pipelines, as a Java client sharing its one channel among threads does)")
 	flag.DurationVar(&c.bench.Warmup, "warmup", d.Warmup, "unmeasured lookup time")
 	flag.DurationVar(&c.bench.Duration, "duration", d.Duration, "measured lookup time")
 	flag.IntVar(&c.rounds, "rounds", 1, "lookup rounds, alternating implementations (the median-QPS round is reported)")
@@ -162,6 +167,11 @@ func setup() (*compare, string, bool, error) {
 		}
 		c.impls = append(c.impls, impl)
 	}
+	ds, err := parseDepths(depths)
+	if err != nil {
+		return nil, "", false, err
+	}
+	c.depths = ds
 	if err := c.cpus(genProcs, pinCPUs); err != nil {
 		return nil, "", false, err
 	}
@@ -256,20 +266,22 @@ func javaClasspath(path string) (string, error) {
 func (c *compare) runAll(ctx context.Context) *report {
 	rep := newReport(c)
 	defer func() { rep.LoadEnd = procfs.LoadAvg() }()
-	for round := 1; round <= max(c.rounds, 1); round++ {
-		for _, impl := range c.impls {
-			if ctx.Err() != nil {
-				return rep
+	for _, depth := range c.depths {
+		for round := 1; round <= max(c.rounds, 1); round++ {
+			for _, impl := range c.impls {
+				if ctx.Err() != nil {
+					return rep
+				}
+				progress("%s: lookups round %d (%d brokers x %d topics, %d conns x %d in flight, warmup %v, %v)", impl, round,
+					c.bench.Brokers, c.bench.Topics, c.bench.Conns, depth, c.bench.Warmup, c.bench.Duration)
+				r := c.runLookups(ctx, impl, round, depth)
+				if r.Error != "" {
+					progress("%s: %s", impl, r.Error)
+				} else {
+					progress("%s: %.0f lookups/s, p99 %v", impl, r.Bench.Lookups.QPS, r.Bench.Lookups.Latency.P99)
+				}
+				rep.Lookups = append(rep.Lookups, r)
 			}
-			progress("%s: lookups round %d (%d brokers x %d topics, %d conns, warmup %v, %v)", impl, round,
-				c.bench.Brokers, c.bench.Topics, c.bench.Conns, c.bench.Warmup, c.bench.Duration)
-			r := c.runLookups(ctx, impl, round)
-			if r.Error != "" {
-				progress("%s: %s", impl, r.Error)
-			} else {
-				progress("%s: %.0f lookups/s, p99 %v", impl, r.Bench.Lookups.QPS, r.Bench.Lookups.Latency.P99)
-			}
-			rep.Lookups = append(rep.Lookups, r)
 		}
 	}
 	if c.bigTopics <= 0 {
@@ -288,6 +300,19 @@ func (c *compare) runAll(ctx context.Context) *report {
 		}
 	}
 	return rep
+}
+
+// parseDepths reads -depths: positive numbers, comma-separated.
+func parseDepths(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("-depths %q: want positive numbers, comma-separated", s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }
 
 func progress(format string, args ...any) {

@@ -52,6 +52,7 @@ type config struct {
 	Topics     int           `json:"topics"`
 	Queues     int           `json:"queues"`
 	Conns      int           `json:"conns"`
+	Depths     []int         `json:"depths"` // requests in flight per connection, one lookup run each
 	Warmup     time.Duration `json:"warmupNanos"`
 	Duration   time.Duration `json:"durationNanos"`
 	BigTopics  int           `json:"bigTopics"`
@@ -75,7 +76,7 @@ func newReport(c *compare) *report {
 			GenGOMAXPROC: runtime.GOMAXPROCS(0), JavaHeap: c.launcher.Java.NamesrvHeap, Pinned: c.pinned,
 			SputnikProcs: c.sputnikProcs},
 		Config: config{Brokers: c.bench.Brokers, Topics: c.bench.Topics, Queues: c.bench.Queues, Conns: c.bench.Conns,
-			Warmup: c.bench.Warmup, Duration: c.bench.Duration,
+			Depths: c.depths, Warmup: c.bench.Warmup, Duration: c.bench.Duration,
 			BigTopics: c.bigTopics, BigQueues: c.bigQueues, BigLookups: c.bigChecks},
 		LoadStart: procfs.LoadAvg(),
 	}
@@ -142,21 +143,56 @@ func verdict(ok bool) string {
 	return "MISS"
 }
 
+// depths lists the depths that lookups ran at, in run order.
+func (r *report) depths() []int {
+	var out []int
+	for _, l := range r.Lookups {
+		if !slices.Contains(out, l.depth()) {
+			out = append(out, l.depth())
+		}
+	}
+	return out
+}
+
+// atDepth is a view of r with only the lookups run at depth d.
+func (r *report) atDepth(d int) *report {
+	v := *r
+	v.Lookups = nil
+	for _, l := range r.Lookups {
+		if l.depth() == d {
+			v.Lookups = append(v.Lookups, l)
+		}
+	}
+	return &v
+}
+
 // evaluate checks the targets; a target whose inputs are missing is n/a.
+// QPS and p99 are checked at every depth; memory and start time on the
+// first depth's runs.
 func (r *report) evaluate() {
-	j, s := r.lookup(cluster.Java), r.lookup(cluster.Sputnik)
 	add := func(name, want, got, result string) {
 		r.Targets = append(r.Targets, target{Name: name, Want: want, Got: got, Result: result})
 	}
-	if j != nil && s != nil && j.ok() && s.ok() && j.Bench.Lookups.QPS > 0 && j.Bench.Lookups.Latency.P99 > 0 {
-		q := s.Bench.Lookups.QPS / j.Bench.Lookups.QPS
-		p := float64(s.Bench.Lookups.Latency.P99) / float64(j.Bench.Lookups.Latency.P99)
-		add("route-lookup QPS vs Java", fmt.Sprintf("≥ %.1f×", targetQPSRatio), fmt.Sprintf("%.2f×", q), verdict(q >= targetQPSRatio))
-		add("route-lookup p99 vs Java", fmt.Sprintf("≤ %.1f×", targetP99Ratio), fmt.Sprintf("%.2f×", p), verdict(p <= targetP99Ratio))
-	} else {
-		add("route-lookup QPS vs Java", fmt.Sprintf("≥ %.1f×", targetQPSRatio), "not measured", "n/a")
-		add("route-lookup p99 vs Java", fmt.Sprintf("≤ %.1f×", targetP99Ratio), "not measured", "n/a")
+	depths := r.depths()
+	if len(depths) == 0 {
+		depths = []int{1}
 	}
+	for _, d := range depths {
+		v := r.atDepth(d)
+		j, s := v.lookup(cluster.Java), v.lookup(cluster.Sputnik)
+		qName := "route-lookup QPS vs Java, " + inFlight(d)
+		pName := "route-lookup p99 vs Java, " + inFlight(d)
+		if j != nil && s != nil && j.ok() && s.ok() && j.Bench.Lookups.QPS > 0 && j.Bench.Lookups.Latency.P99 > 0 {
+			q := s.Bench.Lookups.QPS / j.Bench.Lookups.QPS
+			p := float64(s.Bench.Lookups.Latency.P99) / float64(j.Bench.Lookups.Latency.P99)
+			add(qName, fmt.Sprintf("≥ %.1f×", targetQPSRatio), fmt.Sprintf("%.2f×", q), verdict(q >= targetQPSRatio))
+			add(pName, fmt.Sprintf("≤ %.1f×", targetP99Ratio), fmt.Sprintf("%.2f×", p), verdict(p <= targetP99Ratio))
+		} else {
+			add(qName, fmt.Sprintf("≥ %.1f×", targetQPSRatio), "not measured", "n/a")
+			add(pName, fmt.Sprintf("≤ %.1f×", targetP99Ratio), "not measured", "n/a")
+		}
+	}
+	s := r.atDepth(depths[0]).lookup(cluster.Sputnik)
 	if s != nil && s.Memory.Samples > 0 {
 		peak := max(s.Memory.PeakRSS, s.Memory.HWM)
 		add("Sputnik peak RSS (lookup run)", "≤ 25 MiB", mib(peak), verdict(peak <= targetRSS))
@@ -267,10 +303,30 @@ func lookupRows(cpus int) []row {
 	}
 }
 
+// inFlight says how a connection asks: synchronously or pipelined.
+func inFlight(depth int) string {
+	if depth <= 1 {
+		return "1 request in flight (synchronous)"
+	}
+	return fmt.Sprintf("%d requests in flight (pipelined)", depth)
+}
+
 func (r *report) printLookups(w io.Writer) {
+	depths := r.depths()
+	if len(depths) == 0 {
+		r.printLookupSection(w, 1)
+	}
+	for _, d := range depths {
+		r.atDepth(d).printLookupSection(w, d)
+	}
+}
+
+// printLookupSection writes the lookup tables of one depth; r holds only
+// its runs.
+func (r *report) printLookupSection(w io.Writer, depth int) {
 	c := r.Config
-	fmt.Fprintf(w, "## Route lookups: %d brokers × %d topics × %d queues, %d connections, warmup %v, measured %v\n\n",
-		c.Brokers, c.Topics, c.Queues, c.Conns, c.Warmup, c.Duration)
+	fmt.Fprintf(w, "## Route lookups: %d brokers × %d topics × %d queues, %d connections × %s, warmup %v, measured %v\n\n",
+		c.Brokers, c.Topics, c.Queues, c.Conns, inFlight(depth), c.Warmup, c.Duration)
 	if len(r.Lookups) == 0 {
 		fmt.Fprintln(w, "(not run)")
 		return

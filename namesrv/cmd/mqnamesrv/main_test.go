@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -210,5 +211,18 @@ func TestPortInUseFails(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if code := run(nil, e, &stdout, &stderr, nil); code != 255 || stdout.Len() != 0 {
 		t.Errorf("exit %d stdout %q stderr %q", code, stdout.String(), stderr.String())
+	}
+}
+
+func TestSetProcs(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, c := range []struct{ cpus, want int }{{1, 1}, {2, 1}, {3, 1}, {8, 4}} {
+		if got := setProcs("", c.cpus); got != c.want || runtime.GOMAXPROCS(0) != c.want {
+			t.Errorf("%d CPUs: set %d, GOMAXPROCS %d, want %d", c.cpus, got, runtime.GOMAXPROCS(0), c.want)
+		}
+	}
+	runtime.GOMAXPROCS(3)
+	if got := setProcs("3", 8); got != 3 || runtime.GOMAXPROCS(0) != 3 {
+		t.Errorf("with GOMAXPROCS set: %d, runtime %d, want 3 untouched", got, runtime.GOMAXPROCS(0))
 	}
 }

@@ -47,7 +47,8 @@ func main() {
 	flag.BoolVar(&o.Compressed, "compressed", false, "send the compressed RegisterBrokerBody")
 	flag.IntVar(&o.MaxFrame, "max-frame", o.MaxFrame, "client frame limit (bytes, length field included)")
 	flag.DurationVar(&o.Heartbeat, "heartbeat", o.Heartbeat, "re-register every broker this often (0: never)")
-	flag.IntVar(&o.Conns, "conns", o.Conns, "lookup connections, one request in flight each")
+	flag.IntVar(&o.Conns, "conns", o.Conns, "lookup connections")
+	flag.IntVar(&o.Depth, "depth", 1, "requests in flight per lookup connection (above 1: pipelined)")
 	flag.DurationVar(&o.Warmup, "warmup", o.Warmup, "unmeasured lookup time first")
 	flag.DurationVar(&o.Duration, "duration", o.Duration, "measured lookup time")
 	flag.BoolVar(&lookups, "lookups", true, "run the timed lookup load after registering")
@@ -105,8 +106,8 @@ func report(res nsbench.Result) {
 		fmt.Println("route check failed:", c.FirstError)
 	}
 	if lr := res.Lookups; lr != nil {
-		fmt.Printf("lookups: %d in %v over %d conns (GOMAXPROCS %d): %.0f/s, p50 %v p90 %v p99 %v p99.9 %v max %v, body %d..%d bytes, errors %d, generator CPU %.2f µs/lookup\n",
-			lr.Lookups, lr.Window, lr.Conns, lr.GoMaxProcs, lr.QPS, lr.Latency.P50, lr.Latency.P90, lr.Latency.P99,
+		fmt.Printf("lookups: %d in %v over %d conns × %d in flight (GOMAXPROCS %d): %.0f/s, p50 %v p90 %v p99 %v p99.9 %v max %v, body %d..%d bytes, errors %d, generator CPU %.2f µs/lookup\n",
+			lr.Lookups, lr.Window, lr.Conns, lr.Depth, lr.GoMaxProcs, lr.QPS, lr.Latency.P50, lr.Latency.P90, lr.Latency.P99,
 			lr.Latency.P999, lr.Latency.Max, lr.BodyMin, lr.BodyMax, lr.Errors,
 			float64(lr.GenCPU.Nanoseconds())/1e3/float64(max(lr.Lookups, 1)))
 		if lr.FirstError != "" {
