@@ -319,7 +319,9 @@ func (s *Segment) Prefault(window int64) {
 		s.prefaulting.Store(false)
 		return
 	}
-	from := max(done, w)
+	// madvise wants a page-aligned start (EINVAL otherwise); the mapping
+	// itself starts on a page.
+	from := max(done, w) &^ (PageSize - 1)
 	to := min(from+window, s.size)
 	go func() {
 		defer s.Release()
