@@ -131,8 +131,9 @@ BENCH_FLAGS ?=
 bench-compare: build conformance-java
 	$(GO) build -o $(BIN)/bench-compare ./conformance/cmd/bench-compare
 	$(GO) build -o $(BIN)/clientgo-benchmark github.com/apache/rocketmq-client-go/v2/benchmark
+	$(GO) build -o $(BIN)/brokerbench ./tools/cmd/brokerbench
 	@rm -rf $(BENCH_DIR) && mkdir -p $(BENCH_DIR)
-	@$(BIN)/bench-compare -bin $(BIN) -clientgo-bench $(BIN)/clientgo-benchmark -rundir $(BENCH_DIR)/run \
+	@$(BIN)/bench-compare -bin $(BIN) -clientgo-bench $(BIN)/clientgo-benchmark -brokerbench $(BIN)/brokerbench -rundir $(BENCH_DIR)/run \
 		-json $(BENCH_DIR)/report.json $(BENCH_FLAGS) > $(BENCH_DIR)/report.md; status=$$?; cat $(BENCH_DIR)/report.md; exit $$status
 
 clean:

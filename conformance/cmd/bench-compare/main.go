@@ -62,8 +62,11 @@ type compare struct {
 	// clientGoBench is the client-go benchmark binary ("" skips it), run
 	// for clientGoRun.
 	clientGoBench string
-	clientGoRun   time.Duration
-	keepStore     bool
+	// brokerbenchBin, when set, runs the client-go drain in its own
+	// process (tools/cmd/brokerbench); empty runs it in this one.
+	brokerbenchBin string
+	clientGoRun    time.Duration
+	keepStore      bool
 }
 
 func main() { os.Exit(run()) }
@@ -136,6 +139,7 @@ func setup() (*compare, string, error) {
 	flag.DurationVar(&c.send.Warmup, "warmup", c.send.Warmup, "unmeasured send time")
 	flag.DurationVar(&c.send.Duration, "duration", c.send.Duration, "measured send time")
 	flag.IntVar(&c.javaThreads, "java-threads", 32, "Java client send threads (0 skips the Java client send)")
+	flag.StringVar(&c.brokerbenchBin, "brokerbench", "", "tools/cmd/brokerbench binary: the client-go drain runs in its own process (empty: in this one)")
 	flag.Int64Var(&c.prefill, "prefill", 300000, "messages pre-filled for the consume test (0 skips it)")
 	flag.DurationVar(&c.idle, "idle", 5*time.Second, "idle time after registration before reading idle RSS")
 	flag.StringVar(&c.perfDir, "perf-dir", "", "record `perf record -g` of Sputnik's broker during the raw send into this directory")

@@ -177,7 +177,7 @@ func (c *compare) consumePhase(ctx context.Context, r *implRun, node *cluster.No
 	r.fail("java consume", err)
 	r.JavaDrain = jr
 	progress("%s: java push consumer %.0f msg/s", r.Impl, jr["tps"])
-	gr, err := brokerbench.Drain(ctx, c.namesrv.Addr(), consumeTopic, fmt.Sprintf("bench_go_consumer_r%d", r.Round), c.prefill, 120*time.Second)
+	gr, err := c.clientGoDrain(ctx, r, fmt.Sprintf("bench_go_consumer_r%d", r.Round))
 	r.fail("client-go consume", err)
 	r.GoDrain = gr
 	progress("%s: client-go push consumer %.0f msg/s", r.Impl, gr.TPS)
