@@ -133,6 +133,10 @@ func mqadminTopicRoute(ctx context.Context, env *Env) error {
 	return nil
 }
 
+// brokerAgeTopics are system topics whose presence in a route or topic
+// list depends on how long the broker has run, not on the name server.
+var brokerAgeTopics = []string{"RMQ_SYS_TRANS_HALF_TOPIC", "RMQ_SYS_TRANS_OP_HALF_TOPIC"}
+
 func mqadminTopicList(ctx context.Context, env *Env) error {
 	const topic = "ConfTopicList"
 	if err := createTopic(ctx, env, topic, 1, 6); err != nil {
@@ -167,10 +171,15 @@ func mqadminTopicList(ctx context.Context, env *Env) error {
 		return fmt.Errorf("client-go FetchAllTopicList %v, mqadmin topicList %v", goList, listed)
 	}
 	// Topics other scenarios created, and the retry topics of their
-	// consumer groups, depend on what ran before: leave them out.
+	// consumer groups, depend on what ran before: leave them out. So does
+	// the transaction half topic: a Java broker creates and registers it
+	// at its first transaction check, about a minute after it starts.
 	var system []string
 	for _, t := range listed {
 		name := strings.TrimPrefix(strings.TrimPrefix(t, "%RETRY%"), "%DLQ%")
+		if slices.Contains(brokerAgeTopics, t) {
+			continue
+		}
 		if !strings.HasPrefix(name, "Conf") || t == env.Cluster {
 			system = append(system, t)
 		}
