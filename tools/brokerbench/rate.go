@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/sputnikmq/sputnik/remoting/wire"
@@ -21,13 +23,14 @@ const lateSlack = time.Millisecond
 
 func isReplyErr(err error) bool { return errors.Is(err, ErrBadReply) }
 
-// openConn is one open-loop connection: a writer issuing requests on its
-// schedule and a reader matching replies by opaque.
+// openConn is one open-loop connection: the pacer issues requests on it
+// and a reader matches replies by opaque.
 type openConn struct {
 	c        *conn
 	o        SendOptions
 	req      *wire.Command
 	buf      []byte
+	next     int32     // opaque of the next request; the pacer's
 	from, to time.Time // measured window, by scheduled time
 
 	mu      sync.Mutex
@@ -38,7 +41,7 @@ type openConn struct {
 }
 
 // SendAtRate runs the open-loop benchmark: rate requests per second in
-// total, spread evenly over o.Conns connections, for o.Warmup+o.Duration;
+// total, round-robin over o.Conns connections, for o.Warmup+o.Duration;
 // latency is measured from each request's scheduled send time to its
 // reply, for requests scheduled inside the measured window.
 func SendAtRate(ctx context.Context, o SendOptions, rate float64) (SendResult, error) {
@@ -53,74 +56,116 @@ func SendAtRate(ctx context.Context, o SendOptions, rate float64) (SendResult, e
 	start := time.Now().Add(10 * time.Millisecond)
 	w := &window{from: start.Add(o.Warmup), to: start.Add(o.Warmup + o.Duration)}
 	hooksDone := startHooks(ctx, w, o.Hooks)
-	interval := time.Duration(float64(time.Second) * float64(len(cs)) / rate)
 	ocs := make([]*openConn, len(cs))
-	errs := make([]error, len(cs))
-	var wg sync.WaitGroup
+	readErrs := make([]chan error, len(cs))
 	for i, c := range cs {
 		oc := &openConn{c: c, o: o, from: w.from, to: w.to, pending: make(map[int32]time.Time)}
 		oc.req = SendRequest(o.Group, o.Topic, int32(i%max(o.Queues, 1)), Body(o.BodySize))
 		ocs[i] = oc
-		first := start.Add(interval * time.Duration(i) / time.Duration(len(cs)))
-		wg.Go(func() { errs[i] = oc.run(ctx, first, interval) })
+		readErrs[i] = make(chan error, 1)
+		go func() { readErrs[i] <- oc.readLoop() }()
 	}
-	wg.Wait()
+	errs := make([]error, len(cs))
+	paceErr := make(chan error, 1)
+	go func() { paceErr <- pace(ctx, ocs, start, w.to, time.Duration(float64(time.Second)/rate)) }()
+	if err := <-paceErr; err != nil {
+		errs[0] = err
+	}
+	drain(ocs)
+	for i, oc := range ocs {
+		oc.c.nc.Close() // ends readLoop; replies still missing count as failed
+		<-readErrs[i]
+	}
 	<-hooksDone
-	r := SendResult{Rate: rate}
 	lat := make([][]int64, len(ocs))
 	failed := make([]int64, len(ocs))
+	var late int64
 	for i, oc := range ocs {
 		lat[i], failed[i] = oc.lat, oc.failed+int64(oc.unanswered())
-		r.Late += oc.late
+		late += oc.late
 	}
 	res, err := collect(w, start, lat, failed, errs)
-	res.Rate, res.Late = rate, r.Late
+	res.Rate, res.Late = rate, late
 	return res, err
 }
 
-// run issues the schedule and reads replies until every measured request
-// is answered or drainWait passes after the schedule's end.
-func (oc *openConn) run(ctx context.Context, first time.Time, interval time.Duration) error {
-	readErr := make(chan error, 1)
-	go func() { readErr <- oc.readLoop() }()
-	werr := oc.writeLoop(ctx, first, interval)
-	deadline := time.Now().Add(drainWait)
-	for time.Now().Before(deadline) && oc.unanswered() > 0 && werr == nil {
-		time.Sleep(5 * time.Millisecond)
-	}
-	oc.c.nc.Close() // ends readLoop; replies still missing count as failed
-	<-readErr
-	return werr
-}
-
-func (oc *openConn) writeLoop(ctx context.Context, first time.Time, interval time.Duration) error {
-	for k := int32(0); ctx.Err() == nil; k++ {
-		due := first.Add(interval * time.Duration(k))
-		if !due.Before(oc.to) {
+// pace issues request k at start+k·interval on connection k mod len(ocs)
+// until the schedule reaches end. It runs on a thread of its own and
+// sleeps with nanosleep(2): the Go runtime's timers wake sub-millisecond
+// sleeps through its poller, rounded up to a millisecond, which made the
+// generator itself the source of late requests.
+func pace(ctx context.Context, ocs []*openConn, start, end time.Time, interval time.Duration) error {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	for k := int64(0); ctx.Err() == nil; k++ {
+		due := start.Add(interval * time.Duration(k))
+		if !due.Before(end) {
 			return nil
 		}
-		if d := time.Until(due); d > 0 {
-			time.Sleep(d)
-		} else if -d > lateSlack && !due.Before(oc.from) {
-			oc.mu.Lock()
-			oc.late++
-			oc.mu.Unlock()
-		}
-		oc.req.Opaque = k
-		var err error
-		if oc.buf, err = wire.AppendFrame(oc.buf[:0], oc.req); err != nil {
-			return fmt.Errorf("brokerbench: encode: %w", err)
-		}
-		if !due.Before(oc.from) {
-			oc.mu.Lock()
-			oc.pending[k] = due
-			oc.mu.Unlock()
-		}
-		if _, err := oc.c.nc.Write(oc.buf); err != nil {
-			return fmt.Errorf("brokerbench: write: %w", err)
+		nanosleepUntil(due)
+		if err := ocs[k%int64(len(ocs))].issue(due); err != nil {
+			return err
 		}
 	}
 	return ctx.Err()
+}
+
+// nanosleepUntil blocks the calling thread until t (or returns at once when t
+// has passed).
+func nanosleepUntil(t time.Time) {
+	for {
+		d := time.Until(t)
+		if d <= 0 {
+			return
+		}
+		ts := syscall.NsecToTimespec(int64(d))
+		if err := syscall.Nanosleep(&ts, nil); err == nil {
+			return
+		}
+	}
+}
+
+// issue writes the next request, scheduled at due, counting it late when
+// it goes out more than lateSlack after due.
+func (oc *openConn) issue(due time.Time) error {
+	measured := !due.Before(oc.from)
+	if time.Since(due) > lateSlack && measured {
+		oc.mu.Lock()
+		oc.late++
+		oc.mu.Unlock()
+	}
+	k := oc.next
+	oc.next++
+	oc.req.Opaque = k
+	var err error
+	if oc.buf, err = wire.AppendFrame(oc.buf[:0], oc.req); err != nil {
+		return fmt.Errorf("brokerbench: encode: %w", err)
+	}
+	if measured {
+		oc.mu.Lock()
+		oc.pending[k] = due
+		oc.mu.Unlock()
+	}
+	if _, err := oc.c.nc.Write(oc.buf); err != nil {
+		return fmt.Errorf("brokerbench: write: %w", err)
+	}
+	return nil
+}
+
+// drain waits until every measured request is answered or drainWait
+// passes.
+func drain(ocs []*openConn) {
+	deadline := time.Now().Add(drainWait)
+	for time.Now().Before(deadline) {
+		left := 0
+		for _, oc := range ocs {
+			left += oc.unanswered()
+		}
+		if left == 0 {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 func (oc *openConn) readLoop() error {
