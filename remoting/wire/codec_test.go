@@ -220,3 +220,28 @@ func TestDetachBodySurvivesRelease(t *testing.T) {
 	c.Release()
 	require.Equal(t, "hello", string(c.Body))
 }
+
+func TestPeekHead(t *testing.T) {
+	for _, st := range []SerializeType{SerializeJSON, SerializeRocketMQ} {
+		req := sampleCommand(st)
+		req.Opaque = -7
+		resp := NewResponse(req, 17, `remark with "opaque":99`)
+		resp.Body = []byte("body")
+		f, err := AppendFrame(nil, resp)
+		require.NoError(t, err)
+		h, err := PeekHead(f[lengthFieldSize:])
+		require.NoError(t, err)
+		require.Equal(t, Head{Serialize: st, Code: 17, Opaque: -7, BodyLen: 4, HasCode: true, HasOpaque: true}, h, st.String())
+	}
+	for name, header := range map[string]string{"no opaque": `{"code":3}`, "no code": `{"flag":1,"opaque":2}`} {
+		f := binary.BigEndian.AppendUint32(nil, uint32(len(header)))
+		h, err := PeekHead(append(f, header...))
+		require.NoError(t, err, name)
+		require.Equal(t, name == "no code", !h.HasCode, name)
+		require.Equal(t, name == "no opaque", !h.HasOpaque, name)
+	}
+	for _, bad := range [][]byte{{0, 0, 0}, {0, 0, 0, 9, '{'}, {1, 0, 0, 2, 0, 1}, {7, 0, 0, 0}, append([]byte{0, 0, 0, 10}, `{"code":x}`...)} {
+		_, err := PeekHead(bad)
+		require.ErrorIs(t, err, ErrMalformed, "%q", bad)
+	}
+}

@@ -37,19 +37,12 @@ func Decode(frame []byte) (*Command, error) {
 }
 
 func (c *Command) decode(frame []byte) error {
-	if len(frame) < typeAndLenSize {
-		return malformed("frame of %d bytes has no header length", len(frame))
+	st, header, body, err := splitFrame(frame)
+	if err != nil {
+		return err
 	}
-	word := binary.BigEndian.Uint32(frame)
-	st := SerializeType(word >> 24)
-	hl := int(word & headerLenMask)
-	if hl > len(frame)-typeAndLenSize {
-		return malformed("bad header length: %d", hl)
-	}
-	header := frame[typeAndLenSize : typeAndLenSize+hl]
 	c.Ext = c.extInline[:0]
 	c.Serialize = st
-	var err error
 	switch st {
 	case SerializeJSON:
 		err = decodeJSONHeader(c, header)
@@ -61,10 +54,75 @@ func (c *Command) decode(frame []byte) error {
 	if err != nil {
 		return err
 	}
-	if body := frame[typeAndLenSize+hl:]; len(body) > 0 {
+	if len(body) > 0 {
 		c.Body = body
 	}
 	return nil
+}
+
+// splitFrame cuts a frame without its length field into serialize type,
+// header and body.
+func splitFrame(frame []byte) (st SerializeType, header, body []byte, err error) {
+	if len(frame) < typeAndLenSize {
+		return 0, nil, nil, malformed("frame of %d bytes has no header length", len(frame))
+	}
+	word := binary.BigEndian.Uint32(frame)
+	hl := int(word & headerLenMask)
+	if hl > len(frame)-typeAndLenSize {
+		return 0, nil, nil, malformed("bad header length: %d", hl)
+	}
+	return SerializeType(word >> 24), frame[typeAndLenSize : typeAndLenSize+hl], frame[typeAndLenSize+hl:], nil
+}
+
+// Head is what PeekHead reads of a frame: enough to count or match a
+// response without decoding its remark, ext fields or body.
+type Head struct {
+	Serialize    SerializeType
+	Code, Opaque int32
+	BodyLen      int
+	// HasCode and HasOpaque say whether the header carried the field: a
+	// ROCKETMQ header always does, a JSON one may leave it out (Java then
+	// reads 0).
+	HasCode, HasOpaque bool
+}
+
+// PeekHead reads the code and opaque of a frame without its length
+// field, for load generators that must not spend a whole decode per
+// response.
+func PeekHead(frame []byte) (Head, error) {
+	st, header, body, err := splitFrame(frame)
+	if err != nil {
+		return Head{}, err
+	}
+	h := Head{Serialize: st, BodyLen: len(body)}
+	switch st {
+	case SerializeRocketMQ:
+		if len(header) < binFlagOff {
+			return Head{}, malformed("binary header of %d bytes", len(header))
+		}
+		h.Code = int32(int16(binary.BigEndian.Uint16(header[binCodeOff:])))
+		h.Opaque = int32(binary.BigEndian.Uint32(header[binOpaqueOff:]))
+		h.HasCode, h.HasOpaque = true, true
+	case SerializeJSON:
+		p := newJSONParser(header)
+		p.objectStart()
+		for key, ok := p.nextMember(); ok; key, ok = p.nextMember() {
+			switch key {
+			case "code":
+				h.Code, h.HasCode = p.int32Value(key), true
+			case "opaque":
+				h.Opaque, h.HasOpaque = p.int32Value(key), true
+			default:
+				p.skipValue()
+			}
+		}
+		if p.err != nil {
+			return Head{}, p.err
+		}
+	default:
+		return Head{}, malformed("unknown serialize type %d", byte(st))
+	}
+	return h, nil
 }
 
 // AppendHeader appends the header of c in c.Serialize form.
@@ -131,23 +189,10 @@ func NewFrameReader(r io.Reader, maxFrame int) *FrameReader {
 // a pooled buffer: call Release once the body is no longer needed. io.EOF
 // is returned only on a clean end between frames.
 func (fr *FrameReader) ReadCommand() (*Command, error) {
-	if _, err := io.ReadFull(fr.r, fr.lenBuf[:]); err != nil {
-		return nil, err
-	}
-	n := int64(int32(binary.BigEndian.Uint32(fr.lenBuf[:])))
-	if n < 0 {
-		return nil, malformed("negative frame length %d", n)
-	}
-	if n+lengthFieldSize > int64(fr.max) {
-		return nil, fmt.Errorf("%w: %d bytes, max %d", ErrFrameTooLong, n+lengthFieldSize, fr.max)
-	}
 	buf := bytebufferpool.Get()
-	buf.B = grow(buf.B, int(n))
-	if _, err := io.ReadFull(fr.r, buf.B); err != nil {
+	var err error
+	if buf.B, err = fr.ReadFrame(buf.B); err != nil {
 		bytebufferpool.Put(buf)
-		if errors.Is(err, io.EOF) {
-			err = io.ErrUnexpectedEOF
-		}
 		return nil, err
 	}
 	c := &Command{}
@@ -157,6 +202,30 @@ func (fr *FrameReader) ReadCommand() (*Command, error) {
 	}
 	c.frame = buf
 	return c, nil
+}
+
+// ReadFrame reads the next frame without its length field into dst's
+// array (a new one when it is too small) and returns it undecoded. io.EOF
+// is returned only on a clean end between frames.
+func (fr *FrameReader) ReadFrame(dst []byte) ([]byte, error) {
+	if _, err := io.ReadFull(fr.r, fr.lenBuf[:]); err != nil {
+		return dst, err
+	}
+	n := int64(int32(binary.BigEndian.Uint32(fr.lenBuf[:])))
+	if n < 0 {
+		return dst, malformed("negative frame length %d", n)
+	}
+	if n+lengthFieldSize > int64(fr.max) {
+		return dst, fmt.Errorf("%w: %d bytes, max %d", ErrFrameTooLong, n+lengthFieldSize, fr.max)
+	}
+	dst = grow(dst, int(n))
+	if _, err := io.ReadFull(fr.r, dst); err != nil {
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+		return dst, err
+	}
+	return dst, nil
 }
 
 // FrameBuffered reports whether the next ReadCommand returns without

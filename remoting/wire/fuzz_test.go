@@ -140,3 +140,25 @@ func FuzzBinaryHeader(f *testing.F) {
 		checkReencode(t, c)
 	})
 }
+
+// FuzzPeekHead reads arbitrary frames (without the length field): it must
+// never panic, and wherever Decode succeeds it must succeed too with the
+// same code, opaque and body length.
+func FuzzPeekHead(f *testing.F) {
+	for _, s := range seedFrames(f) {
+		f.Add(s[lengthFieldSize:])
+	}
+	f.Fuzz(func(t *testing.T, frame []byte) {
+		h, herr := PeekHead(frame)
+		c, err := Decode(frame)
+		if err != nil {
+			return
+		}
+		if herr != nil {
+			t.Fatalf("Decode read the frame, PeekHead failed: %v", herr)
+		}
+		if h.Code != c.Code || h.Opaque != c.Opaque || h.BodyLen != len(c.Body) || h.Serialize != c.Serialize {
+			t.Fatalf("PeekHead %+v, Decode code %d opaque %d body %d", h, c.Code, c.Opaque, len(c.Body))
+		}
+	})
+}
