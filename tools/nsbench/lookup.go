@@ -55,7 +55,7 @@ func Lookups(ctx context.Context, o Options) (LookupResult, error) {
 	// connection that its answer frees.
 	frames := make([][][]byte, depth)
 	for slot := range frames {
-		f, err := RouteRequestsOpaque(o.Topics, o.TopicNameLen, int32(slot))
+		f, err := RouteRequests(o.Topics, o.TopicNameLen, int32(slot))
 		if err != nil {
 			return res, err
 		}
@@ -83,11 +83,7 @@ func Lookups(ctx context.Context, o Options) (LookupResult, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if depth == 1 {
-				w.run(frames[0], measureFrom, end)
-			} else {
-				w.runPipelined(frames, measureFrom, end)
-			}
+			w.run(frames, measureFrom, end)
 		}()
 	}
 	cpu0, cpu1, err := window(ctx, measureFrom, end, o.Hooks, func() { closeWorkers(workers) })
@@ -140,33 +136,11 @@ func closeWorkers(ws []*worker) {
 	}
 }
 
-// run loops until end; a broken connection ends it early.
-func (w *worker) run(frames [][]byte, measureFrom, end time.Time) {
-	for {
-		start := time.Now()
-		if !start.Before(end) {
-			return
-		}
-		code, n, err := w.conn.roundTrip(frames[w.rng.IntN(len(frames))])
-		took := time.Since(start)
-		switch {
-		case err != nil:
-			w.fail(err.Error())
-			return
-		case code != int32(protocol.RespSuccess):
-			w.fail(fmt.Sprintf("response code %d", code))
-			continue
-		}
-		w.seen(n)
-		if !start.Before(measureFrom) {
-			w.samples = append(w.samples, int64(took))
-		}
-	}
-}
-
-// runPipelined keeps len(frames) requests in flight until end, then
-// collects the answers still due; a broken connection ends it early.
-func (w *worker) runPipelined(frames [][][]byte, measureFrom, end time.Time) {
+// run keeps len(frames) requests in flight until end (one: a synchronous
+// write-then-read loop), writing the replacements of every answer of one
+// read burst together, then collects the answers still due; a broken
+// connection ends it early.
+func (w *worker) run(frames [][][]byte, measureFrom, end time.Time) {
 	depth := len(frames)
 	sent := make([]time.Time, depth) // zero: the slot is free
 	free := make([]int32, 0, depth)

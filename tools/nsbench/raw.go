@@ -25,21 +25,12 @@ func RouteRequest(topic string, opaque int32) ([]byte, error) {
 	return wire.AppendFrame(nil, req)
 }
 
-// RouteRequests encodes the request of every topic, opaque = index.
-func RouteRequests(topics, nameLen int) ([][]byte, error) {
-	return routeRequests(topics, nameLen, func(t int) int32 { return int32(t) })
-}
-
-// RouteRequestsOpaque encodes the request of every topic, all with the
-// given opaque.
-func RouteRequestsOpaque(topics, nameLen int, opaque int32) ([][]byte, error) {
-	return routeRequests(topics, nameLen, func(int) int32 { return opaque })
-}
-
-func routeRequests(topics, nameLen int, opaque func(t int) int32) ([][]byte, error) {
+// RouteRequests encodes the request of every topic, all with the given
+// opaque.
+func RouteRequests(topics, nameLen int, opaque int32) ([][]byte, error) {
 	frames := make([][]byte, topics)
 	for t := range topics {
-		f, err := RouteRequest(TopicName(t, nameLen), opaque(t))
+		f, err := RouteRequest(TopicName(t, nameLen), opaque)
 		if err != nil {
 			return nil, err
 		}
