@@ -15,8 +15,8 @@ var ErrBadResponse = errors.New("nsbench: bad response frame")
 
 // RouteRequest encodes one GET_ROUTEINFO_BY_TOPIC frame, length field
 // included, as the 4.9.8 Java client sends it: JSON header, language JAVA,
-// version 409, extFields {topic}. With one request in flight per
-// connection the opaque need not be unique.
+// version 409, extFields {topic}. The opaque names the in-flight slot of
+// its connection that the answer frees.
 func RouteRequest(topic string, opaque int32) ([]byte, error) {
 	req := wire.NewRequest(int32(protocol.ReqGetRouteinfoByTopic))
 	req.Serialize = wire.SerializeJSON

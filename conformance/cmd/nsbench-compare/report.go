@@ -143,13 +143,17 @@ func verdict(ok bool) string {
 	return "MISS"
 }
 
-// depths lists the depths that lookups ran at, in run order.
+// depths lists the depths that lookups ran at, in run order (one
+// request in flight when none ran).
 func (r *report) depths() []int {
 	var out []int
 	for _, l := range r.Lookups {
 		if !slices.Contains(out, l.depth()) {
 			out = append(out, l.depth())
 		}
+	}
+	if len(out) == 0 {
+		return []int{1}
 	}
 	return out
 }
@@ -174,9 +178,6 @@ func (r *report) evaluate() {
 		r.Targets = append(r.Targets, target{Name: name, Want: want, Got: got, Result: result})
 	}
 	depths := r.depths()
-	if len(depths) == 0 {
-		depths = []int{1}
-	}
 	for _, d := range depths {
 		v := r.atDepth(d)
 		j, s := v.lookup(cluster.Java), v.lookup(cluster.Sputnik)
@@ -312,11 +313,7 @@ func inFlight(depth int) string {
 }
 
 func (r *report) printLookups(w io.Writer) {
-	depths := r.depths()
-	if len(depths) == 0 {
-		r.printLookupSection(w, 1)
-	}
-	for _, d := range depths {
+	for _, d := range r.depths() {
 		r.atDepth(d).printLookupSection(w, d)
 	}
 }
