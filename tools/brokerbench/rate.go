@@ -71,7 +71,7 @@ func SendAtRate(ctx context.Context, o SendOptions, rate float64) (SendResult, e
 	if err := <-paceErr; err != nil {
 		errs[0] = err
 	}
-	drain(ocs)
+	awaitReplies(ocs)
 	for i, oc := range ocs {
 		oc.c.nc.Close() // ends readLoop; replies still missing count as failed
 		<-readErrs[i]
@@ -152,9 +152,9 @@ func (oc *openConn) issue(due time.Time) error {
 	return nil
 }
 
-// drain waits until every measured request is answered or drainWait
+// awaitReplies waits until every measured request is answered or drainWait
 // passes.
-func drain(ocs []*openConn) {
+func awaitReplies(ocs []*openConn) {
 	deadline := time.Now().Add(drainWait)
 	for time.Now().Before(deadline) {
 		left := 0
