@@ -37,10 +37,18 @@ type faultFile struct {
 }
 
 func (f *faultFile) Sync() error {
+	if err := f.checkSync(); err != nil {
+		return err
+	}
+	return f.File.Sync()
+}
+
+// checkSync is consulted by every sync of the file, whole or ranged.
+func (f *faultFile) checkSync() error {
 	if f.fs.FailSync.Load() {
 		return ErrInjectedSync
 	}
-	return f.File.Sync()
+	return nil
 }
 
 // allocate is consulted by reserve before a new segment takes disk space.
@@ -53,3 +61,7 @@ func (f *faultFile) allocate() error {
 
 // allocator is implemented by files that can refuse space (FaultFS).
 type allocator interface{ allocate() error }
+
+// syncChecker is implemented by files that can fail a sync (FaultFS); a
+// ranged sync goes around File.Sync, so it asks first.
+type syncChecker interface{ checkSync() error }

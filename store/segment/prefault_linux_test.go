@@ -5,6 +5,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // threadFaults is the calling thread's minor plus major page faults.
@@ -49,5 +50,87 @@ func TestPrefaultFromUnalignedPosition(t *testing.T) {
 	// was one per page (1023 here) before the fix.
 	if n := threadFaults(t) - before; n > 16 {
 		t.Errorf("writing %d prefaulted pages took %d page faults", len(ahead)/PageSize, n)
+	}
+}
+
+// resident counts the pages of b the page cache holds (mincore).
+func resident(t *testing.T, b []byte) int {
+	t.Helper()
+	vec := make([]byte, (len(b)+PageSize-1)/PageSize)
+	_, _, errno := syscall.Syscall(syscall.SYS_MINCORE, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)), uintptr(unsafe.Pointer(&vec[0])))
+	if errno != 0 {
+		t.Fatal(errno)
+	}
+	n := 0
+	for _, v := range vec {
+		n += int(v & 1)
+	}
+	return n
+}
+
+// waitPrefault waits for the background prefault to stop.
+func waitPrefault(t *testing.T, s *Segment) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for s.prefaulting.Load() || s.prefaulted.Load() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("prefault did not finish")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// The prefault faults in its window and nothing past it: a fault would
+// otherwise read ahead by the device's read_ahead_kb (8 MiB on this VM),
+// zeroing megabytes at once in the kernel.
+func TestPrefaultDoesNotReadAhead(t *testing.T) {
+	const size, window = 64 << 20, 4 << 20
+	s, err := Create(OS, t.TempDir(), 0, size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.AppendBytes(make([]byte, 100)); err != nil {
+		t.Fatal(err)
+	}
+	s.Prefault(window)
+	waitPrefault(t, s)
+	end := s.prefaulted.Load()
+	if n := resident(t, s.Mapped()[PageSize:end]); n < int(end/PageSize)-2 {
+		t.Errorf("only %d of %d prefaulted pages resident", n, end/PageSize-1)
+	}
+	if n := resident(t, s.Mapped()[end:size]); n != 0 {
+		t.Errorf("%d pages past the prefaulted end (%d) were read in", n, end)
+	}
+}
+
+// Flushing an appended segment syncs just what was written: the pages
+// prefaulted past the write position stay mapped writable, so writing them
+// takes no faults (an fsync of the whole file cleans and write-protects
+// them, and the appender then faults on each again).
+func TestFlushKeepsPrefaultedPagesWritable(t *testing.T) {
+	const size, window = 32 << 20, 4 << 20
+	s, err := Create(OS, t.TempDir(), 0, size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.AppendBytes(make([]byte, 3*PageSize+10)); err != nil {
+		t.Fatal(err)
+	}
+	s.Prefault(window)
+	waitPrefault(t, s)
+	if _, err := s.Flush(0); err != nil {
+		t.Fatal(err)
+	}
+	ahead := s.Mapped()[8*PageSize : window/2]
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	before := threadFaults(t)
+	for i := 0; i < len(ahead); i += PageSize {
+		ahead[i] = 1
+	}
+	if n := threadFaults(t) - before; n > 16 {
+		t.Errorf("writing %d prefaulted pages after a flush took %d page faults", len(ahead)/PageSize, n)
 	}
 }

@@ -3,3 +3,7 @@
 package segment
 
 func populate([]byte) {}
+
+func adviseNoReadahead([]byte) {}
+
+func adviseNormal([]byte) {}

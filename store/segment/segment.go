@@ -8,7 +8,8 @@
 // on disk; a file of any other size refuses to load, as in Java.
 //
 // Writes copy into the shared mapping (like Java's mapped-buffer appends)
-// and Flush makes them durable with fsync. Unlike Java, which only sets the
+// and Flush makes them durable (msync of the written range for append-only
+// segments, fsync for those updated in place). Unlike Java, which only sets the
 // file length and leaves it sparse, a new segment reserves its disk blocks
 // when it is created: a full disk then shows up as a clean error from
 // Create instead of a SIGBUS in the middle of an append. A failed fsync is
@@ -88,6 +89,9 @@ type Segment struct {
 	stamp atomic.Int64
 
 	flushMu sync.Mutex // one fsync at a time
+	// inPlace is set by the first WriteAt: the segment then has bytes
+	// changed outside [flushed, wrote), and Flush syncs the whole file.
+	inPlace atomic.Bool
 	errMu   sync.Mutex
 	err     error // sticky write/fsync error
 
@@ -137,6 +141,9 @@ func create(fsys FS, path string, base, size int64) (*Segment, error) {
 		_ = fsys.Remove(tmp)
 		return nil, err
 	}
+	// Nothing is written yet: a page fault reading ahead would only zero
+	// pages before their time (see adviseNoReadahead).
+	adviseNoReadahead(s.data)
 	if err := fsys.Rename(tmp, path); err != nil {
 		s.Close()
 		_ = fsys.Remove(tmp)
@@ -287,6 +294,7 @@ func (s *Segment) WriteAt(p []byte, off int64) error {
 	if off < 0 || off+int64(len(p)) > s.size {
 		return fmt.Errorf("%w: write %d bytes at %d of %s", ErrRange, len(p), off, s.path)
 	}
+	s.inPlace.Store(true)
 	copy(s.data[off:], p)
 	return nil
 }
@@ -304,30 +312,49 @@ func (s *Segment) Bytes(off, n int64) ([]byte, error) {
 	return s.data[off : off+n : off+n], nil
 }
 
-// Prefault makes sure the window bytes after the write position are
-// faulted in, starting a background prefault when the writer comes within
-// half a window of the prefaulted end. Appends then copy into resident
-// pages instead of taking first-touch page faults while the appender holds
-// its lock (what Java's warmMapedFileEnable does for a whole file, up front).
+// prefaultStep is how much one background populate call faults in. Steps
+// keep each call short (one call holds the process's memory-map lock for
+// reading and a CPU for as long as it runs; a first-touched page can cost
+// ~10 µs on a VM, so 8 MiB at once held a CPU for ~20 ms).
+const prefaultStep = 256 << 10
+
+// Prefault keeps the window bytes after the write position faulted in,
+// topping the window up in the background a step at a time whenever the
+// writer has used a step of it. Appends then copy into resident pages
+// instead of taking first-touch page faults while the appender holds its
+// lock (what Java's warmMapedFileEnable does for a whole file, up front).
 func (s *Segment) Prefault(window int64) {
 	w := s.wrote.Load()
 	done := s.prefaulted.Load()
-	if done >= s.size || done-w > window/2 || !s.prefaulting.CompareAndSwap(false, true) {
+	if done >= s.size || done-w > window-prefaultStep || !s.prefaulting.CompareAndSwap(false, true) {
 		return
 	}
 	if !s.Acquire() {
 		s.prefaulting.Store(false)
 		return
 	}
-	// madvise wants a page-aligned start (EINVAL otherwise); the mapping
-	// itself starts on a page.
-	from := max(done, w) &^ (PageSize - 1)
-	to := min(from+window, s.size)
+	if done == 0 {
+		// The first prefault of this mapping (a segment opened at start is
+		// appended to): no readahead for the part not written yet either.
+		adviseNoReadahead(s.data[(w+PageSize-1)&^(PageSize-1):])
+	}
 	go func() {
 		defer s.Release()
 		defer s.prefaulting.Store(false)
-		populate(s.data[from:to])
-		s.prefaulted.Store(to)
+		for {
+			// madvise wants a page-aligned start (EINVAL otherwise); the
+			// mapping itself starts on a page.
+			from := max(s.prefaulted.Load(), s.wrote.Load()) &^ (PageSize - 1)
+			to := min(from+prefaultStep, s.size)
+			if from >= min(s.wrote.Load()+window, s.size) {
+				return
+			}
+			populate(s.data[from:to])
+			s.prefaulted.Store(to)
+			if to == s.size {
+				adviseNormal(s.data) // all faulted in: readers of old data read ahead again
+			}
+		}
 	}()
 }
 
@@ -361,11 +388,29 @@ func (s *Segment) Flush(leastPages int) (int64, error) {
 	}
 	defer s.Release()
 	w := s.wrote.Load()
-	if err := s.f.Sync(); err != nil {
+	if err := s.sync(s.flushed.Load(), w); err != nil {
 		return s.flushed.Load(), s.setErr(fmt.Errorf("segment: fsync %s: %w", s.path, err))
 	}
 	s.flushed.Store(w)
 	return w, nil
+}
+
+// sync makes bytes [from, to) durable. An append-only segment syncs just
+// that range of the mapping (msync MS_SYNC, the data and the metadata
+// needed to read it back, as fdatasync): a whole-file fsync would also
+// write back the zero pages prefaulted past the write position, cleaning
+// them so that the appender faults on each again, now behind the journal.
+// A segment changed in place (WriteAt) syncs the whole file.
+func (s *Segment) sync(from, to int64) error {
+	if c, ok := s.f.(syncChecker); ok {
+		if err := c.checkSync(); err != nil {
+			return err
+		}
+	}
+	if s.inPlace.Load() {
+		return s.f.Sync()
+	}
+	return syncRange(s.f, s.data[from&^(PageSize-1):to])
 }
 
 // ModTime is the file's last modification time (Java uses it to expire

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"time"
 
 	"github.com/sputnikmq/sputnik/tools/brokerbench"
@@ -31,6 +32,7 @@ func run() int {
 		rate           float64
 		create         bool
 		timeout        time.Duration
+		cpuprofile     string
 	)
 	flag.StringVar(&o.Broker, "broker", "127.0.0.1:10911", "broker address")
 	flag.StringVar(&namesrv, "namesrv", "127.0.0.1:9876", "name server (drain)")
@@ -46,6 +48,7 @@ func run() int {
 	flag.Float64Var(&rate, "rate", 1000, "open-loop rate of rate, msg/s")
 	flag.BoolVar(&create, "create", true, "create the topic first")
 	flag.DurationVar(&timeout, "timeout", 2*time.Minute, "drain timeout")
+	flag.StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile of the run to this file")
 	flag.Parse()
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: brokerbench [flags] send|rate|fill|drain")
@@ -59,6 +62,14 @@ func run() int {
 			fmt.Fprintln(os.Stderr, "brokerbench:", err)
 			return 1
 		}
+	}
+	if cpuprofile != "" {
+		stopProfile, err := startProfile(cpuprofile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "brokerbench:", err)
+			return 1
+		}
+		defer stopProfile()
 	}
 	var res any
 	var err error
@@ -84,4 +95,18 @@ func run() int {
 		return 1
 	}
 	return 0
+}
+
+// startProfile starts a CPU profile into path; the returned function stops
+// it and closes the file.
+func startProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	return func() { pprof.StopCPUProfile(); _ = f.Close() }, nil
 }
