@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"strconv"
+	"sync"
 	"syscall"
 
 	"github.com/sputnikmq/sputnik/store/consumequeue"
@@ -232,11 +233,13 @@ func (s *Store) memoryForMessages() int64 {
 	return int64(float64(totalMemory()) * float64(s.cfg.AccessMessageInMemoryMaxRatio) / 100.0)
 }
 
-// totalMemory is the machine's RAM (Java StoreUtil.TOTAL_PHYSICAL_MEMORY_SIZE).
-func totalMemory() int64 {
+// totalMemory is the machine's RAM, read once like Java's static
+// StoreUtil.TOTAL_PHYSICAL_MEMORY_SIZE (a sysinfo call per message read
+// was a sixth of the broker's CPU while a consumer drained a backlog).
+var totalMemory = sync.OnceValue(func() int64 {
 	var info syscall.Sysinfo_t
 	if err := syscall.Sysinfo(&info); err != nil {
 		return 24 << 30
 	}
 	return int64(info.Totalram) * int64(info.Unit)
-}
+})

@@ -35,5 +35,6 @@ func adviseNoReadahead(b []byte) {
 	_ = syscall.Madvise(b, syscall.MADV_RANDOM)
 	_ = syscall.Madvise(b, syscall.MADV_HUGEPAGE)
 }
+
 // adviseNormal restores the default readahead for b.
 func adviseNormal(b []byte) { _ = syscall.Madvise(b, syscall.MADV_NORMAL) }
