@@ -18,20 +18,18 @@ func threadFaults(t *testing.T) int64 {
 	return ru.Minflt + ru.Majflt
 }
 
-// Prefault populates the window ahead of a write position that is not on
-// a page boundary, as it is after any first record (madvise refuses an
-// unaligned start, and the appender then took every fault itself).
-func TestPrefaultFromUnalignedPosition(t *testing.T) {
-	const size, window = 32 << 20, 8 << 20
+// prefaulted creates a segment of size bytes, appends first bytes and
+// waits for the background prefault of window bytes to finish.
+func prefaulted(t *testing.T, size, window int64, first int) *Segment {
+	t.Helper()
 	s, err := Create(OS, t.TempDir(), 0, size)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
-	if _, err := s.AppendBytes(make([]byte, 1145)); err != nil {
+	t.Cleanup(s.Close)
+	if _, err := s.AppendBytes(make([]byte, first)); err != nil {
 		t.Fatal(err)
 	}
-	ahead := s.Mapped()[PageSize : window/2]
 	s.Prefault(window)
 	deadline := time.Now().Add(10 * time.Second)
 	for s.prefaulting.Load() || s.prefaulted.Load() == 0 {
@@ -40,15 +38,31 @@ func TestPrefaultFromUnalignedPosition(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 	}
+	return s
+}
+
+// writeFaults writes a byte into every page of b and returns the page
+// faults the writing thread took. A few may come from the runtime itself.
+func writeFaults(t *testing.T, b []byte) int64 {
+	t.Helper()
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	before := threadFaults(t)
-	for i := 0; i < len(ahead); i += PageSize {
-		ahead[i] = 1
+	for i := 0; i < len(b); i += PageSize {
+		b[i] = 1
 	}
-	// A few faults may come from the runtime itself; the appender's share
-	// was one per page (1023 here) before the fix.
-	if n := threadFaults(t) - before; n > 16 {
+	return threadFaults(t) - before
+}
+
+// Prefault populates the window ahead of a write position that is not on
+// a page boundary, as it is after any first record (madvise refuses an
+// unaligned start, and the appender then took every fault itself: one
+// per page, 1023 here).
+func TestPrefaultFromUnalignedPosition(t *testing.T) {
+	const window = 8 << 20
+	s := prefaulted(t, 32<<20, window, 1145)
+	ahead := s.Mapped()[PageSize : window/2]
+	if n := writeFaults(t, ahead); n > 16 {
 		t.Errorf("writing %d prefaulted pages took %d page faults", len(ahead)/PageSize, n)
 	}
 }
@@ -68,33 +82,12 @@ func resident(t *testing.T, b []byte) int {
 	return n
 }
 
-// waitPrefault waits for the background prefault to stop.
-func waitPrefault(t *testing.T, s *Segment) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for s.prefaulting.Load() || s.prefaulted.Load() == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("prefault did not finish")
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
-
 // The prefault faults in its window and nothing past it but the rest of a
 // 2 MiB folio: a fault would otherwise read ahead by the device's
 // read_ahead_kb (8 MiB on this VM), zeroing megabytes at once in the kernel.
 func TestPrefaultDoesNotReadAhead(t *testing.T) {
-	const size, window = 64 << 20, 4 << 20
-	s, err := Create(OS, t.TempDir(), 0, size)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if _, err := s.AppendBytes(make([]byte, 100)); err != nil {
-		t.Fatal(err)
-	}
-	s.Prefault(window)
-	waitPrefault(t, s)
+	const size = 64 << 20
+	s := prefaulted(t, size, 4<<20, 100)
 	end := s.prefaulted.Load()
 	if n := resident(t, s.Mapped()[PageSize:end]); n < int(end/PageSize)-2 {
 		t.Errorf("only %d of %d prefaulted pages resident", n, end/PageSize-1)
@@ -111,28 +104,13 @@ func TestPrefaultDoesNotReadAhead(t *testing.T) {
 // takes no faults (an fsync of the whole file cleans and write-protects
 // them, and the appender then faults on each again).
 func TestFlushKeepsPrefaultedPagesWritable(t *testing.T) {
-	const size, window = 32 << 20, 4 << 20
-	s, err := Create(OS, t.TempDir(), 0, size)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if _, err := s.AppendBytes(make([]byte, 3*PageSize+10)); err != nil {
-		t.Fatal(err)
-	}
-	s.Prefault(window)
-	waitPrefault(t, s)
+	const window = 4 << 20
+	s := prefaulted(t, 32<<20, window, 3*PageSize+10)
 	if _, err := s.Flush(0); err != nil {
 		t.Fatal(err)
 	}
 	ahead := s.Mapped()[8*PageSize : window/2]
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	before := threadFaults(t)
-	for i := 0; i < len(ahead); i += PageSize {
-		ahead[i] = 1
-	}
-	if n := threadFaults(t) - before; n > 16 {
+	if n := writeFaults(t, ahead); n > 16 {
 		t.Errorf("writing %d prefaulted pages after a flush took %d page faults", len(ahead)/PageSize, n)
 	}
 }
