@@ -116,7 +116,7 @@ func writeRatios(b *strings.Builder, r *Report) {
 	}
 	mm, wr := bestBaseline(r, BaselineMmap, 64<<10), bestBaseline(r, BaselineWrite, 64<<10)
 	b.WriteString("### Ratios (targets: Sputnik ≥ 1.5× Java; ≥ 80% of page cache at 64 KiB)\n\n" +
-		"Each implementation's best round; page cache is the best baseline run of each method.\n\n" +
+		"Rounds alternate which store runs first (Sputnik in odd rounds). Each implementation's best round; page cache is the best baseline run of each method.\n\n" +
 		"| size | thr | Sputnik/Java append | Sputnik/Java +dispatch | Sputnik / mmap+memcpy | Sputnik / write(2) 64K | Java / mmap+memcpy |\n" +
 		"|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, size := range r.Options.Sizes {

@@ -189,7 +189,7 @@ func runAppends(ctx context.Context, o *Options, r *Report) error {
 	for round := range max(o.Rounds, 1) {
 		for _, size := range o.Sizes {
 			for _, threads := range o.Threads {
-				for _, impl := range o.impls() {
+				for _, impl := range o.impls(round) {
 					if err := ctx.Err(); err != nil {
 						return err
 					}
@@ -209,11 +209,19 @@ func runAppends(ctx context.Context, o *Options, r *Report) error {
 	return err
 }
 
-func (o *Options) impls() []string {
-	if o.Java {
+// impls is the order of a round's runs: Sputnik first in even rounds,
+// Java first in odd ones. What ran just before moves a run (on a VM the
+// memory a run frees is cheap to reuse at once and dear a while later),
+// so alternating keeps that from favouring one store.
+func (o *Options) impls(round int) []string {
+	switch {
+	case !o.Java:
+		return []string{Sputnik}
+	case round%2 == 1:
+		return []string{Java, Sputnik}
+	default:
 		return []string{Sputnik, Java}
 	}
-	return []string{Sputnik}
 }
 
 // runAppend runs one append job in a child on a fresh directory.

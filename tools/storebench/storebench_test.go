@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -145,5 +146,19 @@ func TestParseWritten(t *testing.T) {
 		n, ok := parseWritten(tc.line)
 		require.Equal(t, tc.ok, ok, tc.line)
 		require.Equal(t, tc.n, n, tc.line)
+	}
+}
+
+func TestImplsAlternateByRound(t *testing.T) {
+	o := &Options{Java: true}
+	if got := o.impls(0); !slices.Equal(got, []string{Sputnik, Java}) {
+		t.Errorf("round 0: %v", got)
+	}
+	if got := o.impls(1); !slices.Equal(got, []string{Java, Sputnik}) {
+		t.Errorf("round 1: %v", got)
+	}
+	o.Java = false
+	if got := o.impls(1); !slices.Equal(got, []string{Sputnik}) {
+		t.Errorf("without Java: %v", got)
 	}
 }
