@@ -61,6 +61,10 @@ type Options struct {
 	// implementation's best round); BaselineRepeats repeats each page-cache
 	// measurement before and after the appends.
 	Rounds, BaselineRepeats int
+	// Settle writes and deletes a file of Bytes through the page cache
+	// before every append run, so each starts with the same memory just
+	// freed (see settle).
+	Settle bool
 	// RecoveryBytes is the commit log written before the kill; RecoverySize
 	// and RecoveryThreads are the fill's message size and producers.
 	RecoveryBytes   int64
@@ -78,7 +82,7 @@ func Defaults() Options {
 	return Options{
 		Dir: filepath.Join(os.TempDir(), "storebench"), Sizes: []int{128, 1024, 64 << 10}, Threads: []int{4, 16},
 		Bytes: 2 << 30, MaxMessages: 2_000_000, SegmentSize: 1 << 30, Queues: 8,
-		Append: true, Java: true, Rounds: 1, BaselineRepeats: 3,
+		Append: true, Java: true, Rounds: 1, BaselineRepeats: 3, Settle: true,
 		RecoveryBytes: 10 << 30, RecoverySize: 1024, RecoveryThreads: 4,
 	}
 }
@@ -237,6 +241,11 @@ func runAppend(ctx context.Context, o *Options, impl string, size, threads int) 
 		return nil, err
 	}
 	defer os.RemoveAll(j.Dir)
+	if o.Settle {
+		if err := settle(filepath.Join(o.Dir, "settle"), o.Bytes); err != nil {
+			return nil, err
+		}
+	}
 	o.progress("append %s size=%d threads=%d messages=%d", impl, size, threads, j.Messages)
 	load := loadAvg()
 	cmd, err := command(ctx, impl, j)

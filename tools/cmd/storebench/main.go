@@ -46,6 +46,7 @@ func main() {
 	flag.BoolVar(&o.Java, "java", o.Java, "run Java 4.9.8's DefaultMessageStore too")
 	flag.IntVar(&o.Rounds, "rounds", o.Rounds, "repeat the append matrix this many times")
 	flag.IntVar(&o.BaselineRepeats, "baseline-repeats", o.BaselineRepeats, "repeat each page-cache measurement (before and after the appends)")
+	flag.BoolVar(&o.Settle, "settle", o.Settle, "write and delete -bytes through the page cache before every append run (same memory state for each)")
 	flag.BoolVar(&o.JavaFill, "java-fill", o.JavaFill, "recovery: also a Java-written log")
 	flag.StringVar(&recBytes, "recovery-bytes", "10GiB", "commit log written before the kill -9")
 	flag.IntVar(&o.RecoverySize, "recovery-size", o.RecoverySize, "message body size of the recovery fill")
