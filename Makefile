@@ -22,6 +22,7 @@ FUZZ_TARGETS := \
 	./compat/javalang:FuzzFormat \
 	./store/message:FuzzDecodeRecord \
 	./store/message:FuzzParseProperties \
+	./store/message:FuzzLookupProperty \
 	./store/message:FuzzBatch \
 	./store/commitlog:FuzzRecoverTail \
 	./store/consumequeue:FuzzUnit \
@@ -108,7 +109,7 @@ bench-namesrv: build conformance-java
 # throughput, latency and memory per message size and producer count, and recovery of a 10 GiB
 # commit log after kill -9 and after a clean shutdown. Markdown on stdout and in
 # $(STOREBENCH_DIR)/report.md, JSON in report.json; the data (under data/) is deleted as runs end.
-# STOREBENCH_FLAGS: '-rounds 1', '-recovery=false', '-java-fill=false', '-cpuprofile-dir DIR'.
+# STOREBENCH_FLAGS: '-rounds 1', '-recovery=false', '-java-fill=false', '-cpuprofile-dir DIR', '-settle=false'.
 STOREBENCH_DIR   ?= $(CURDIR)/.cache/storebench
 STOREBENCH_FLAGS ?= -rounds 2 -recovery -java-fill
 

@@ -126,3 +126,35 @@ func FuzzBatch(f *testing.F) {
 		}
 	})
 }
+
+// lookupPropertyReference is LookupProperty written the plain way (split
+// into pairs, split each at its first name-value separator), the oracle
+// of FuzzLookupProperty.
+func lookupPropertyReference(raw []byte, key string) ([]byte, bool) {
+	var val []byte
+	found := false
+	for len(raw) > 0 {
+		seg, rest, _ := bytes.Cut(raw, []byte{PropertySeparator})
+		raw = rest
+		k, v, ok := bytes.Cut(seg, []byte{NameValueSeparator})
+		if ok && len(v) > 0 && string(k) == key && key != "" {
+			val, found = v, true
+		}
+	}
+	return val, found
+}
+
+// FuzzLookupProperty: the fast lookup agrees with the plain one for any
+// raw string and key.
+func FuzzLookupProperty(f *testing.F) {
+	for _, s := range [][2]string{{"TAGS\x01a\x02KEYS\x01k", "TAGS"}, {"a\x01b\x02a\x01\x02a\x01c", "a"}, {"a\x01\x01b", "a"}, {"\x01v", ""}, {"k\x01v", "k\x01"}, {"kk\x01v\x02k\x01w", "k"}} {
+		f.Add([]byte(s[0]), s[1])
+	}
+	f.Fuzz(func(t *testing.T, raw []byte, key string) {
+		got, gotOK := LookupProperty(raw, key)
+		want, wantOK := lookupPropertyReference(raw, key)
+		if gotOK != wantOK || !bytes.Equal(got, want) {
+			t.Fatalf("LookupProperty(%q, %q) = %q, %v; want %q, %v", raw, key, got, gotOK, want, wantOK)
+		}
+	})
+}

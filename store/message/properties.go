@@ -93,16 +93,25 @@ func ParsePropertiesString(s string) Properties {
 
 // LookupProperty returns the value of key in a raw properties string
 // without parsing or allocating (the last occurrence wins, as in Java's
-// map); the value aliases raw.
+// map); the value aliases raw. A pair matches when its name, up to the
+// first name-value separator, is key and its value is not empty. Each pair
+// is found with one IndexByte and only its first len(key)+1 bytes are
+// compared: the dispatch looks up three properties of every record.
 func LookupProperty(raw []byte, key string) ([]byte, bool) {
+	if key == "" || strings.IndexByte(key, NameValueSeparator) >= 0 {
+		return nil, false // no pair's name can be key
+	}
 	var val []byte
 	found := false
 	for len(raw) > 0 {
-		seg, rest, _ := bytes.Cut(raw, []byte{PropertySeparator})
-		raw = rest
-		k, v, ok := bytes.Cut(seg, []byte{NameValueSeparator})
-		if ok && len(v) > 0 && string(k) == key && key != "" {
-			val, found = v, true
+		seg := raw
+		if i := bytes.IndexByte(raw, PropertySeparator); i >= 0 {
+			seg, raw = raw[:i], raw[i+1:]
+		} else {
+			raw = nil
+		}
+		if len(seg) > len(key)+1 && seg[len(key)] == NameValueSeparator && string(seg[:len(key)]) == key {
+			val, found = seg[len(key)+1:], true
 		}
 	}
 	return val, found
