@@ -9,11 +9,12 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"runtime/pprof"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/sputnikmq/sputnik/tools/benchcli"
 )
 
 // Job is one store run in a child process: a fresh process per run, so
@@ -66,15 +67,11 @@ func ChildMain() {
 
 func runChild(j *Job, out io.Writer) error {
 	if j.CPUProfile != "" {
-		f, err := os.Create(j.CPUProfile)
+		stop, err := benchcli.StartCPUProfile(j.CPUProfile)
 		if err != nil {
-			return fmt.Errorf("storebench: cpu profile: %w", err)
+			return fmt.Errorf("storebench: %w", err)
 		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return fmt.Errorf("storebench: cpu profile: %w", err)
-		}
-		defer pprof.StopCPUProfile()
+		defer stop()
 	}
 	var res any
 	var err error

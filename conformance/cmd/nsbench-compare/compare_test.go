@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -152,17 +151,6 @@ func TestReportDepths(t *testing.T) {
 		"| lookups/s | 10000 | 30000 | 3.00× |", "| lookups/s | 20000 | 100000 | 5.00× |"} {
 		if !strings.Contains(out.String(), s) {
 			t.Errorf("output lacks %q:\n%s", s, out.String())
-		}
-	}
-}
-
-func TestParseDepths(t *testing.T) {
-	if d, err := parseDepths("1, 8"); err != nil || !slices.Equal(d, []int{1, 8}) {
-		t.Errorf("1, 8: %v %v", d, err)
-	}
-	for _, bad := range []string{"", "0", "1,x", "-2"} {
-		if _, err := parseDepths(bad); err == nil {
-			t.Errorf("%q accepted", bad)
 		}
 	}
 }

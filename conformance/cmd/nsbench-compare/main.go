@@ -49,12 +49,12 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/sputnikmq/sputnik/conformance/cluster"
+	"github.com/sputnikmq/sputnik/tools/benchcli"
 	"github.com/sputnikmq/sputnik/tools/nsbench"
 )
 
@@ -167,9 +167,9 @@ func setup() (*compare, string, bool, error) {
 		}
 		c.impls = append(c.impls, impl)
 	}
-	ds, err := parseDepths(depths)
+	ds, err := benchcli.PositiveInts(depths)
 	if err != nil {
-		return nil, "", false, err
+		return nil, "", false, fmt.Errorf("-depths: %w", err)
 	}
 	c.depths = ds
 	if err := c.cpus(genProcs, pinCPUs); err != nil {
@@ -300,19 +300,6 @@ func (c *compare) runAll(ctx context.Context) *report {
 		}
 	}
 	return rep
-}
-
-// parseDepths reads -depths: positive numbers, comma-separated.
-func parseDepths(s string) ([]int, error) {
-	var out []int
-	for _, f := range strings.Split(s, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 1 {
-			return nil, fmt.Errorf("-depths %q: want positive numbers, comma-separated", s)
-		}
-		out = append(out, n)
-	}
-	return out, nil
 }
 
 func progress(format string, args ...any) {

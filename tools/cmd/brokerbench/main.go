@@ -17,9 +17,9 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"runtime/pprof"
 	"time"
 
+	"github.com/sputnikmq/sputnik/tools/benchcli"
 	"github.com/sputnikmq/sputnik/tools/brokerbench"
 )
 
@@ -64,7 +64,7 @@ func run() int {
 		}
 	}
 	if cpuprofile != "" {
-		stopProfile, err := startProfile(cpuprofile)
+		stopProfile, err := benchcli.StartCPUProfile(cpuprofile)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "brokerbench:", err)
 			return 1
@@ -95,18 +95,4 @@ func run() int {
 		return 1
 	}
 	return 0
-}
-
-// startProfile starts a CPU profile into path; the returned function stops
-// it and closes the file.
-func startProfile(path string) (func(), error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, fmt.Errorf("cpu profile: %w", err)
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		_ = f.Close()
-		return nil, fmt.Errorf("cpu profile: %w", err)
-	}
-	return func() { pprof.StopCPUProfile(); _ = f.Close() }, nil
 }

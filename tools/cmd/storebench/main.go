@@ -24,6 +24,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/sputnikmq/sputnik/tools/benchcli"
 	"github.com/sputnikmq/sputnik/tools/storebench"
 )
 
@@ -56,9 +57,9 @@ func main() {
 	flag.StringVar(&mdOut, "md", "", "write the Markdown table to this file too")
 	flag.Parse()
 	var err error
-	o.Sizes, err = ints(sizes)
+	o.Sizes, err = benchcli.PositiveInts(sizes)
 	check(err)
-	o.Threads, err = ints(threads)
+	o.Threads, err = benchcli.PositiveInts(threads)
 	check(err)
 	o.Bytes, err = parseBytes(bytes)
 	check(err)
@@ -92,18 +93,6 @@ func check(err error) {
 		fmt.Fprintln(os.Stderr, "storebench:", err)
 		os.Exit(1)
 	}
-}
-
-func ints(s string) ([]int, error) {
-	var out []int
-	for _, f := range strings.Split(s, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n <= 0 {
-			return nil, fmt.Errorf("bad count %q in %q", f, s)
-		}
-		out = append(out, n)
-	}
-	return out, nil
 }
 
 // parseBytes reads 123, 64KiB, 2MiB, 1GiB, 10GB (decimal) and similar.

@@ -24,13 +24,3 @@ func TestParseBytes(t *testing.T) {
 		require.Equal(t, tc.want, got, tc.in)
 	}
 }
-
-func TestInts(t *testing.T) {
-	got, err := ints("128, 1024,65536")
-	require.NoError(t, err)
-	require.Equal(t, []int{128, 1024, 65536}, got)
-	for _, bad := range []string{"", "1,,2", "0", "x"} {
-		_, err := ints(bad)
-		require.Error(t, err, bad)
-	}
-}
