@@ -276,7 +276,7 @@ func (r runtimeInfo) table(s *store.Store) *jhash.Map[string, string] {
 	}
 	put("earliestMessageTimeStamp", i64(s.EarliestTime()))
 	put("startAcceptSendRequestTimeStamp", i64(r.Broker.StartAcceptSendRequestTimeStamp))
-	put("remainTransientStoreBufferNumbs", strconv.Itoa(math.MaxInt32)) // TransientStorePool.availableBufferNums without a pool
+	put("remainTransientStoreBufferNumbs", strconv.Itoa(remainTransientBuffers(s.CommitLog().Staged(), cfg.TransientStorePoolSize)))
 	put("remainHowManyDataToFlush", humanReadableByteCount(s.MaxPhyOffset()-s.CommitLog().FlushedOffset()))
 	if total, free, ok := diskSpace(cfg.StorePathRootDir); ok {
 		put("commitLogDirCapacity", "Total : "+humanReadableByteCount(total)+", Free : "+humanReadableByteCount(free)+".")
@@ -396,4 +396,16 @@ func diskSpace(path string) (total, usable int64, ok bool) {
 		return 0, 0, false
 	}
 	return int64(st.Blocks) * st.Bsize, int64(st.Bavail) * st.Bsize, true
+}
+
+// remainTransientBuffers is TransientStorePool.availableBufferNums: the
+// pool's size when appends are staged (Sputnik's staging ring never runs
+// out, an append that finds it full commits first, so every buffer counts
+// as available and the store is never "transient store pool deficient"),
+// Integer.MAX_VALUE without a pool.
+func remainTransientBuffers(staged bool, poolSize int32) int {
+	if staged {
+		return int(poolSize)
+	}
+	return math.MaxInt32
 }

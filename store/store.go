@@ -175,18 +175,22 @@ func (s *Store) openFiles() error {
 func (s *Store) commitLogConfig() commitlog.Config {
 	ms := func(v int32) time.Duration { return time.Duration(v) * time.Millisecond }
 	return commitlog.Config{
-		Dir:                   s.cfg.CommitLogDir(),
-		SegmentSize:           int64(s.cfg.MappedFileSizeCommitLog),
-		FS:                    s.opt.FS,
-		SyncFlush:             s.cfg.FlushDiskType == SyncFlush,
-		MaxMessageSize:        int(s.cfg.MaxMessageSize),
-		FlushInterval:         ms(s.cfg.FlushIntervalCommitLog),
-		FlushLeastPages:       int(s.cfg.FlushCommitLogLeastPages),
-		FlushThoroughInterval: ms(s.cfg.FlushCommitLogThoroughInterval),
-		FlushTimed:            s.cfg.FlushCommitLogTimed,
-		SyncFlushTimeout:      ms(s.cfg.SyncFlushTimeout),
-		Now:                   s.opt.Now,
-		Log:                   s.log.WithField("component", "commitlog"),
+		Dir:                    s.cfg.CommitLogDir(),
+		SegmentSize:            int64(s.cfg.MappedFileSizeCommitLog),
+		FS:                     s.opt.FS,
+		SyncFlush:              s.cfg.FlushDiskType == SyncFlush,
+		MaxMessageSize:         int(s.cfg.MaxMessageSize),
+		FlushInterval:          ms(s.cfg.FlushIntervalCommitLog),
+		FlushLeastPages:        int(s.cfg.FlushCommitLogLeastPages),
+		FlushThoroughInterval:  ms(s.cfg.FlushCommitLogThoroughInterval),
+		FlushTimed:             s.cfg.FlushCommitLogTimed,
+		SyncFlushTimeout:       ms(s.cfg.SyncFlushTimeout),
+		Staged:                 s.cfg.TransientPoolEnabled(),
+		CommitInterval:         ms(s.cfg.CommitIntervalCommitLog),
+		CommitLeastPages:       int(s.cfg.CommitCommitLogLeastPages),
+		CommitThoroughInterval: ms(s.cfg.CommitCommitLogThoroughInterval),
+		Now:                    s.opt.Now,
+		Log:                    s.log.WithField("component", "commitlog"),
 	}
 }
 

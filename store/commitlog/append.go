@@ -71,7 +71,7 @@ func (c *CommitLog) Append(p *Put) (Result, error) {
 	if p.Consumable {
 		res.QueueOffset = c.queueOffsets[p.QueueKey]
 	}
-	_, err = seg.Append(int(n), func(b []byte) {
+	err = c.place(seg, int(n), res.StoreTimestamp, func(b []byte) {
 		if p.Encode != nil {
 			p.Encode(b)
 		} else {
@@ -85,10 +85,50 @@ func (c *CommitLog) Append(p *Put) (Result, error) {
 	if p.Consumable {
 		c.queueOffsets[p.QueueKey] = res.QueueOffset + int64(res.Count)
 	}
-	seg.SetStoreTimestamp(res.StoreTimestamp)
-	seg.Prefault(prefaultWindow)
-	c.flush.appended()
+	c.appended()
 	return res, nil
+}
+
+// place writes n bytes at the end of seg with fill: through the mapping,
+// or into the staging ring when the log is staged and seg was started
+// that way (a segment written through the mapping before a restart
+// stays so, as Java gives a writeBuffer only to new files).
+// The lock should be held.
+func (c *CommitLog) place(seg *segment.Segment, n int, ts int64, fill func(b []byte)) error {
+	if !c.stagedFor(seg) {
+		_, err := seg.Append(n, fill)
+		if err == nil {
+			seg.SetStoreTimestamp(ts)
+			seg.Prefault(prefaultWindow)
+		}
+		return err
+	}
+	b, err := c.stage.reserve(seg.Base()+seg.Wrote(), n)
+	if err != nil {
+		return err
+	}
+	if _, err := seg.Reserve(n); err != nil {
+		return err
+	}
+	fill(b)
+	seg.SetStoreTimestamp(ts)
+	c.stage.staged(n, ts)
+	return nil
+}
+
+// stagedFor reports whether appends to seg go through the ring.
+func (c *CommitLog) stagedFor(seg *segment.Segment) bool {
+	return c.stage != nil && (seg.Staged() || seg.Wrote() == 0)
+}
+
+// appended wakes the service that acts on new data: the committer when
+// staged (Java wakes CommitRealTimeService), else the flusher.
+func (c *CommitLog) appended() {
+	if c.commit != nil {
+		c.commit.appended()
+		return
+	}
+	c.flush.appended()
 }
 
 // segmentFor returns the segment the next n bytes go to, writing the
@@ -101,10 +141,16 @@ func (c *CommitLog) segmentFor(n int64) (*segment.Segment, error) {
 		return nil, fmt.Errorf("%w: %w", ErrCreateSegment, err)
 	}
 	if rem := seg.Remaining(); n+message.BlankSize > rem {
-		if _, err := seg.Append(int(rem), func(b []byte) { _ = message.PutBlank(b, int32(rem)) }); err != nil {
+		staged := c.stagedFor(seg)
+		err := c.place(seg, int(rem), c.cfg.Now(), func(b []byte) {
+			if staged {
+				clear(b) // the ring's old bytes would go to the file
+			}
+			_ = message.PutBlank(b, int32(rem))
+		})
+		if err != nil {
 			return nil, err
 		}
-		seg.SetStoreTimestamp(c.cfg.Now())
 		if seg, err = c.q.LastForAppend(0); err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrCreateSegment, err)
 		}

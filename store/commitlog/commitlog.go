@@ -46,6 +46,15 @@ type Config struct {
 	FlushTimed            bool          // flushCommitLogTimed
 	SyncFlushTimeout      time.Duration // syncFlushTimeout
 
+	// Staged is isTransientStorePoolEnable (async flush, master): appends
+	// go through a staging buffer and are committed by a background
+	// service (see stage.go).
+	Staged                 bool
+	CommitInterval         time.Duration // commitIntervalCommitLog
+	CommitLeastPages       int           // commitCommitLogLeastPages
+	CommitThoroughInterval time.Duration // commitCommitLogThoroughInterval
+	ringSize               int64         // tests: the staging ring's size (0: ringSizeFor)
+
 	// Now is the clock records are stamped with (ms); nil means wall time.
 	Now func() int64
 	Log *logrus.Entry
@@ -68,6 +77,12 @@ func (c *Config) withDefaults() Config {
 	if d.FlushThoroughInterval <= 0 {
 		d.FlushThoroughInterval = 10 * time.Second
 	}
+	if d.CommitInterval <= 0 {
+		d.CommitInterval = 200 * time.Millisecond
+	}
+	if d.CommitThoroughInterval <= 0 {
+		d.CommitThoroughInterval = 200 * time.Millisecond
+	}
 	if d.SyncFlushTimeout <= 0 {
 		d.SyncFlushTimeout = 5 * time.Second
 	}
@@ -88,6 +103,9 @@ type CommitLog struct {
 	cfg   Config
 	q     *segment.Queue
 	flush *flusher
+	// stage and commit are set for staged appends (Config.Staged).
+	stage  *stage
+	commit *committer
 
 	mu sync.Mutex // the append lock; guards queueOffsets
 	// queueOffsets is the next consume-queue offset per "topic-queueId"
@@ -106,21 +124,49 @@ func Open(cfg Config) (*CommitLog, error) {
 	}
 	c := &CommitLog{cfg: cfg, q: q, queueOffsets: make(map[string]int64)}
 	c.flush = newFlusher(c)
+	if cfg.Staged && !cfg.SyncFlush {
+		size := cfg.ringSize
+		if size == 0 {
+			size = ringSizeFor(cfg.MaxMessageSize)
+		}
+		st, err := newStage(q, size)
+		if err != nil {
+			// Not fatal: appends go through the mapping as without the option.
+			cfg.Log.WithError(err).Warn("transientStorePoolEnable: staging unavailable, writing through the mapping")
+		} else {
+			c.stage, c.commit = st, newCommitter(c, st)
+		}
+	}
 	return c, nil
 }
 
-// Start runs the flush service.
-func (c *CommitLog) Start() { c.flush.start() }
+// Staged reports whether appends go through the staging buffer.
+func (c *CommitLog) Staged() bool { return c.stage != nil }
 
-// Close flushes everything, stops the flush service and unmaps the
-// segments.
+// Start runs the flush service, and the commit service when staged.
+func (c *CommitLog) Start() {
+	if c.commit != nil {
+		c.commit.start()
+	}
+	c.flush.start()
+}
+
+// Close commits and flushes everything, stops the services and unmaps
+// the segments.
 func (c *CommitLog) Close() error {
 	c.mu.Lock()
 	c.closed = true
 	c.mu.Unlock()
-	err := c.flush.stop()
+	var errs []error
+	if c.commit != nil {
+		errs = append(errs, c.commit.stop())
+	}
+	errs = append(errs, c.flush.stop())
 	c.q.Close()
-	return err
+	if c.stage != nil {
+		errs = append(errs, c.stage.r.close())
+	}
+	return errors.Join(errs...)
 }
 
 // Queue exposes the segments (for replication and retention).

@@ -149,11 +149,11 @@ func (q *Queue) MinOffset() int64 {
 	return -1
 }
 
-// MaxOffset is the store offset just past the written data (Java
+// MaxOffset is the store offset just past the readable data (Java
 // getMaxOffset), 0 when empty.
 func (q *Queue) MaxOffset() int64 {
 	if s := q.Last(); s != nil {
-		return s.base + s.Wrote()
+		return s.base + s.Readable()
 	}
 	return 0
 }
@@ -239,7 +239,7 @@ func (q *Queue) ReadFrom(off int64) (View, error) {
 	if s == nil {
 		return View{}, fmt.Errorf("%w: offset %d not held in %s", ErrRange, off, q.dir)
 	}
-	return q.Read(off, int(s.Wrote()-(off-s.base)))
+	return q.Read(off, int(s.Readable()-(off-s.base)))
 }
 
 // FlushedWhere is the store offset flushed so far.

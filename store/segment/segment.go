@@ -7,8 +7,11 @@
 // first byte (UtilAll.offset2FileName) and is exactly the configured size
 // on disk; a file of any other size refuses to load, as in Java.
 //
-// Writes copy into the shared mapping (like Java's mapped-buffer appends)
-// and Flush makes them durable (msync of the written range for append-only
+// Writes copy into the shared mapping (like Java's mapped-buffer appends),
+// or, for a segment written through a staging buffer (Java's
+// transientStorePoolEnable), are reserved with Reserve and reach the file
+// later with Commit; readers then see only what is committed. Flush makes
+// them durable (msync of the written range for append-only
 // segments, fsync for those updated in place). Unlike Java, which only sets the
 // file length and leaves it sparse, a new segment reserves its disk blocks
 // when it is created: a full disk then shows up as a clean error from
@@ -84,6 +87,12 @@ type Segment struct {
 
 	wrote   atomic.Int64 // bytes written (Java wrotePosition)
 	flushed atomic.Int64 // bytes known durable (Java flushedPosition)
+	// staged is set by the first Reserve: the bytes past committed are
+	// held in the caller's staging buffer, not yet in the file (Java
+	// MappedFile with a writeBuffer, committedPosition).
+	staged      atomic.Bool
+	committed   atomic.Int64
+	commitStamp atomic.Int64 // store time of the newest committed data
 	// stamp is the store timestamp of the newest data appended (Java
 	// MappedFile.storeTimestamp), for the checkpoint.
 	stamp atomic.Int64
@@ -219,8 +228,20 @@ func (s *Segment) Size() int64 { return s.size }
 // End is the store offset just past the segment.
 func (s *Segment) End() int64 { return s.base + s.size }
 
-// Wrote is the number of bytes written.
+// Wrote is the number of bytes written (or reserved, see Reserve).
 func (s *Segment) Wrote() int64 { return s.wrote.Load() }
+
+// Readable is how many bytes readers may see and Flush may sync: Wrote,
+// or for a staged segment the committed part (Java getReadPosition).
+func (s *Segment) Readable() int64 {
+	if s.staged.Load() {
+		return s.committed.Load()
+	}
+	return s.wrote.Load()
+}
+
+// Staged reports whether the segment is written with Reserve and Commit.
+func (s *Segment) Staged() bool { return s.staged.Load() }
 
 // Flushed is the number of bytes known to be durable.
 func (s *Segment) Flushed() int64 { return s.flushed.Load() }
@@ -231,8 +252,14 @@ func (s *Segment) Remaining() int64 { return s.size - s.wrote.Load() }
 // Full reports whether no room is left.
 func (s *Segment) Full() bool { return s.wrote.Load() == s.size }
 
-// StoreTimestamp is the store time of the newest data appended.
-func (s *Segment) StoreTimestamp() int64 { return s.stamp.Load() }
+// StoreTimestamp is the store time of the newest data appended; of a
+// staged segment, of the newest data committed (what a flush covers).
+func (s *Segment) StoreTimestamp() int64 {
+	if s.staged.Load() {
+		return s.commitStamp.Load()
+	}
+	return s.stamp.Load()
+}
 
 // SetStoreTimestamp records the store time of data just appended.
 func (s *Segment) SetStoreTimestamp(ms int64) { s.stamp.Store(ms) }
@@ -242,6 +269,7 @@ func (s *Segment) SetStoreTimestamp(ms int64) { s.stamp.Store(ms) }
 func (s *Segment) SetWrote(n int64) {
 	n = min(max(n, 0), s.size)
 	s.wrote.Store(n)
+	s.committed.Store(n)
 	s.flushed.Store(n)
 }
 
@@ -280,6 +308,55 @@ func (s *Segment) Append(n int, fill func(b []byte)) (int64, error) {
 	return pos, nil
 }
 
+// Reserve takes n bytes at the write position for data the caller stages
+// elsewhere and later hands to Commit, and returns their position. From
+// the first Reserve on, readers and Flush see only committed bytes. Only
+// one goroutine may append to a segment at a time, and a segment is
+// written either with Append or with Reserve, never both.
+func (s *Segment) Reserve(n int) (int64, error) {
+	if err := s.Err(); err != nil {
+		return 0, err
+	}
+	if s.destroyed.Load() {
+		return 0, ErrClosed
+	}
+	pos := s.wrote.Load()
+	if int64(n) > s.size-pos {
+		return 0, fmt.Errorf("%w: %d bytes at %d of %s", ErrFull, n, pos, s.path)
+	}
+	if !s.staged.Load() {
+		s.committed.Store(pos)
+		s.staged.Store(true)
+	}
+	s.wrote.Store(pos + int64(n))
+	return pos, nil
+}
+
+// Commit writes p, staged bytes reserved earlier, to the file at the
+// committed position with pwrite(2) (Java MappedFile.commit0 writes its
+// buffer to the file channel) and makes them readable. Only one goroutine
+// may commit at a time. A failed write is sticky, like a failed fsync.
+// stamp is the store time of the newest record in p or before it.
+func (s *Segment) Commit(p []byte, stamp int64) error {
+	if err := s.Err(); err != nil {
+		return err
+	}
+	pos := s.committed.Load()
+	if !s.staged.Load() || pos+int64(len(p)) > s.wrote.Load() {
+		return fmt.Errorf("%w: commit %d bytes at %d of %s (reserved %d)", ErrRange, len(p), pos, s.path, s.wrote.Load())
+	}
+	if !s.Acquire() {
+		return ErrClosed
+	}
+	defer s.Release()
+	if _, err := s.f.WriteAt(p, pos); err != nil {
+		return s.setErr(fmt.Errorf("segment: commit %d bytes at %d of %s: %w", len(p), pos, s.path, err))
+	}
+	s.committed.Store(pos + int64(len(p)))
+	s.commitStamp.Store(stamp) // after: whoever sees the stamp sees the bytes
+	return nil
+}
+
 // AppendBytes appends p (see Append).
 func (s *Segment) AppendBytes(p []byte) (int64, error) {
 	return s.Append(len(p), func(b []byte) { copy(b, p) })
@@ -306,8 +383,8 @@ func (s *Segment) Mapped() []byte { return s.data }
 // Bytes returns n written bytes at position off, aliasing the mapping. The
 // caller must hold a reference for as long as it uses them.
 func (s *Segment) Bytes(off, n int64) ([]byte, error) {
-	if off < 0 || n < 0 || off+n > s.wrote.Load() {
-		return nil, fmt.Errorf("%w: read %d bytes at %d of %s (wrote %d)", ErrRange, n, off, s.path, s.wrote.Load())
+	if r := s.Readable(); off < 0 || n < 0 || off+n > r {
+		return nil, fmt.Errorf("%w: read %d bytes at %d of %s (readable %d)", ErrRange, n, off, s.path, r)
 	}
 	return s.data[off : off+n : off+n], nil
 }
@@ -362,11 +439,11 @@ func (s *Segment) Prefault(window int64) {
 // Java's MappedFile.isAbleToFlush decides: a full segment always, else at
 // least leastPages new pages (any new byte when leastPages is 0).
 func (s *Segment) IsFlushable(leastPages int) bool {
-	w, f := s.wrote.Load(), s.flushed.Load()
+	w, f := s.Readable(), s.flushed.Load()
 	if w == f {
 		return false
 	}
-	if w == s.size {
+	if s.Full() {
 		return true
 	}
 	if leastPages > 0 {
@@ -387,7 +464,7 @@ func (s *Segment) Flush(leastPages int) (int64, error) {
 		return s.flushed.Load(), ErrClosed
 	}
 	defer s.Release()
-	w := s.wrote.Load()
+	w := s.Readable()
 	if err := s.sync(s.flushed.Load(), w); err != nil {
 		return s.flushed.Load(), s.setErr(fmt.Errorf("segment: fsync %s: %w", s.path, err))
 	}

@@ -20,16 +20,18 @@ import (
 // Job is one store run in a child process: a fresh process per run, so
 // that its memory numbers are its own and a kill -9 is real.
 type Job struct {
-	Kind          string `json:"kind"` // JobAppend, JobFill or JobRecover
-	Dir           string `json:"dir"`
-	Size          int    `json:"size"`
-	Threads       int    `json:"threads"`
-	Queues        int    `json:"queues"`
-	Messages      int64  `json:"messages"`
-	SegmentSize   int32  `json:"segmentSize"`
-	ProgressBytes int64  `json:"progressBytes"`
-	Halt          bool   `json:"halt"`
-	CPUProfile    string `json:"cpuProfile,omitempty"`
+	Kind        string `json:"kind"` // JobAppend, JobFill or JobRecover
+	Dir         string `json:"dir"`
+	Size        int    `json:"size"`
+	Threads     int    `json:"threads"`
+	Queues      int    `json:"queues"`
+	Messages    int64  `json:"messages"`
+	SegmentSize int32  `json:"segmentSize"`
+	// Settings are MessageStoreConfig key=value pairs for both stores.
+	Settings      []string `json:"settings,omitempty"`
+	ProgressBytes int64    `json:"progressBytes"`
+	Halt          bool     `json:"halt"`
+	CPUProfile    string   `json:"cpuProfile,omitempty"`
 }
 
 // The job kinds.

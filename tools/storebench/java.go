@@ -18,7 +18,7 @@ import (
 // (-Xmx1g -Xms1g) and the module openings 4.9.8's MappedFile needs on
 // JDK 17 to unmap files (without them shutdown and file deletion throw).
 var JavaFlags = []string{
-	"-Xmx1g", "-Xms1g",
+	"-Xmx1g", "-Xms1g", "-XX:MaxDirectMemorySize=15g", // runbroker.sh sets the same; transientStorePoolEnable needs it
 	"--add-opens=java.base/java.nio=ALL-UNNAMED",
 	"--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
 	"--add-opens=java.base/jdk.internal.ref=ALL-UNNAMED",
@@ -70,6 +70,7 @@ func javaCommand(ctx context.Context, j *Job) (*exec.Cmd, error) {
 	if j.SegmentSize > 0 {
 		args = append(args, "mappedFileSizeCommitLog="+strconv.Itoa(int(j.SegmentSize)))
 	}
+	args = append(args, j.Settings...)
 	cmd := exec.CommandContext(ctx, "java", args...)
 	cmd.Env = append(os.Environ(), "JAVA_TOOL_OPTIONS=")
 	return cmd, nil

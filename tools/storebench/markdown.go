@@ -14,6 +14,9 @@ func Markdown(r *Report) string {
 	fmt.Fprintf(&b, "ASYNC_FLUSH, commit-log files of %s, index and consume-queue dispatch on, %d queues, "+
 		"TAGS+KEYS+UNIQ_KEY on every message; Java 4.9.8 with %s. All numbers are warm page cache.\n\n",
 		mib(int64(r.Options.SegmentSize)), r.Options.Queues, strings.Join(JavaFlags[:2], " "))
+	if len(r.Options.StoreSettings) > 0 {
+		fmt.Fprintf(&b, "Store settings for both: `%s`.\n\n", strings.Join(r.Options.StoreSettings, "`, `"))
+	}
 	writeBaselines(&b, r)
 	writeAppends(&b, r)
 	writeRatios(&b, r)

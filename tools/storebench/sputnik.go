@@ -10,10 +10,12 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/sputnikmq/sputnik/compat/javaprops"
 	"github.com/sputnikmq/sputnik/store"
 	"github.com/sputnikmq/sputnik/store/message"
 )
@@ -28,14 +30,26 @@ var (
 
 // storeConfig is the configuration both implementations run with: Java's
 // defaults (ASYNC_FLUSH, index on, consume-queue dispatch) with the
-// commit-log file size of the job.
-func storeConfig(j *Job) store.Config {
+// commit-log file size and the settings of the job.
+func storeConfig(j *Job) (store.Config, error) {
 	cfg := store.DefaultConfig(j.Dir)
 	cfg.StorePathRootDir = j.Dir
 	if j.SegmentSize > 0 {
 		cfg.MappedFileSizeCommitLog = j.SegmentSize
 	}
-	return cfg
+	p := javaprops.New()
+	for _, kv := range j.Settings {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return cfg, fmt.Errorf("storebench: setting %q is not key=value", kv)
+		}
+		p.Set(k, v)
+	}
+	unknown, err := javaprops.Bind(p, &cfg)
+	if err == nil && len(unknown) > 0 {
+		err = fmt.Errorf("storebench: unknown store settings %v", unknown)
+	}
+	return cfg, err
 }
 
 // producer builds messages the way a broker hands them to the store: a
@@ -110,7 +124,11 @@ func (p *producer) lastFailure() string {
 }
 
 func openSputnik(j *Job) (*store.Store, error) {
-	s, err := store.Open(storeConfig(j), store.Options{Master: true})
+	cfg, err := storeConfig(j)
+	if err != nil {
+		return nil, err
+	}
+	s, err := store.Open(cfg, store.Options{Master: true})
 	if err != nil {
 		return nil, fmt.Errorf("storebench: open %s: %w", j.Dir, err)
 	}
@@ -193,8 +211,12 @@ func sputnikFill(j *Job, out io.Writer) error {
 func sputnikRecover(j *Job) (*RecoverResult, error) {
 	_, err := os.Stat(filepath.Join(j.Dir, "abort"))
 	r := &RecoverResult{Impl: Sputnik, LastExitOK: errors.Is(err, fs.ErrNotExist)}
+	cfg, err := storeConfig(j)
+	if err != nil {
+		return nil, err
+	}
 	t0 := time.Now()
-	s, err := store.Open(storeConfig(j), store.Options{Master: true})
+	s, err := store.Open(cfg, store.Options{Master: true})
 	if err != nil {
 		return nil, fmt.Errorf("storebench: open %s: %w", j.Dir, err)
 	}

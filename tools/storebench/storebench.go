@@ -54,6 +54,10 @@ type Options struct {
 	// SegmentSize is mappedFileSizeCommitLog for both implementations.
 	SegmentSize int32
 	Queues      int
+	// StoreSettings are MessageStoreConfig key=value pairs applied to both
+	// stores (Java through MixAll.properties2Object, Sputnik through the
+	// same binding its broker.conf takes), e.g. transientStorePoolEnable=true.
+	StoreSettings []string
 	// Append, Recovery and Java select the parts; JavaFill adds the
 	// recovery of a Java-written log.
 	Append, Recovery, Java, JavaFill bool
@@ -233,6 +237,7 @@ func runAppend(ctx context.Context, o *Options, impl string, size, threads int) 
 	j := &Job{
 		Kind: JobAppend, Dir: filepath.Join(o.Dir, "append-"+impl), Size: size, Threads: threads,
 		Queues: o.Queues, Messages: min(max(o.Bytes/int64(size), 1), o.MaxMessages), SegmentSize: o.SegmentSize,
+		Settings: o.StoreSettings,
 	}
 	if o.ProfileDir != "" && impl == Sputnik {
 		j.CPUProfile = filepath.Join(o.ProfileDir, "append-"+strconv.Itoa(size)+"-"+strconv.Itoa(threads)+".pprof")

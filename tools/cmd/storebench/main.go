@@ -32,8 +32,8 @@ func main() {
 	storebench.ChildMain()
 	o := storebench.Defaults()
 	var (
-		sizes, threads, bytes, recBytes, segment string
-		jsonOut, mdOut                           string
+		sizes, threads, bytes, recBytes, segment, settings string
+		jsonOut, mdOut                                     string
 	)
 	flag.StringVar(&o.Dir, "dir", o.Dir, "data directory (same file system for stores and page-cache baselines)")
 	flag.StringVar(&sizes, "sizes", "128,1024,65536", "message body sizes, comma-separated")
@@ -42,6 +42,7 @@ func main() {
 	flag.Int64Var(&o.MaxMessages, "max-msgs", o.MaxMessages, "cap on messages per append run")
 	flag.StringVar(&segment, "segment", "1GiB", "commit-log file size (mappedFileSizeCommitLog), both stores")
 	flag.IntVar(&o.Queues, "queues", o.Queues, "queues of the benchmark topic")
+	flag.StringVar(&settings, "store", "", "MessageStoreConfig key=value pairs for both stores, comma-separated (e.g. transientStorePoolEnable=true)")
 	flag.BoolVar(&o.Append, "append", o.Append, "run the append part (with page-cache baselines)")
 	flag.BoolVar(&o.Recovery, "recovery", o.Recovery, "run the recovery part")
 	flag.BoolVar(&o.Java, "java", o.Java, "run Java 4.9.8's DefaultMessageStore too")
@@ -71,6 +72,9 @@ func main() {
 		check(fmt.Errorf("-segment %s: must fit a Java int", segment))
 	}
 	o.SegmentSize = int32(seg)
+	if settings != "" {
+		o.StoreSettings = strings.Split(settings, ",")
+	}
 	o.Progress = os.Stderr
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
