@@ -3,6 +3,7 @@ package broker
 import (
 	"context"
 	"fmt"
+	"math"
 	"net/netip"
 	"strings"
 	"testing"
@@ -365,4 +366,13 @@ func TestRuntimeFormats(t *testing.T) {
 	} {
 		require.Equal(t, tc.want, formatRuntime(tc.ms))
 	}
+}
+
+// remainTransientStoreBufferNumbs: Integer.MAX_VALUE without a pool (as
+// Java), the pool's size when appends are staged (Sputnik's ring never runs
+// out, so no buffer is ever missing).
+func TestRemainTransientBuffers(t *testing.T) {
+	require.Equal(t, math.MaxInt32, remainTransientBuffers(false, 5))
+	require.Equal(t, 5, remainTransientBuffers(true, 5))
+	require.Equal(t, 2, remainTransientBuffers(true, 2))
 }

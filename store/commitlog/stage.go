@@ -91,8 +91,8 @@ func (s *stage) reserve(off int64, n int) ([]byte, error) {
 		s.written.Store(off)
 		s.commitMu.Unlock()
 	}
-	for s.pending()+int64(n) > s.r.size() {
-		if err := s.commitSome(0, s.pending()+int64(n)-s.r.size()); err != nil {
+	if s.pending()+int64(n) > s.r.size() {
+		if err := s.commit(0); err != nil { // all of it: then n fits
 			return nil, err
 		}
 	}
@@ -110,17 +110,11 @@ func (s *stage) staged(n int, ts int64) {
 // leastPages pages are pending or a segment's end is (Java
 // MappedFile.isAbleToCommit; 0 commits anything pending).
 func (s *stage) commit(leastPages int) error {
-	return s.commitSome(leastPages, 0)
-}
-
-// commitSome is commit that, with need > 0, commits at least need bytes
-// whatever leastPages says.
-func (s *stage) commitSome(leastPages int, need int64) error {
 	s.commitMu.Lock()
 	defer s.commitMu.Unlock()
 	ts := s.stamp.Load() // before written: every byte of that record is staged by then
 	from, to := s.committed.Load(), s.written.Load()
-	if need <= 0 && !s.worthCommitting(from, to, leastPages) {
+	if !s.worthCommitting(from, to, leastPages) {
 		return nil
 	}
 	for from < to {
@@ -145,13 +139,12 @@ func (s *stage) worthCommitting(from, to int64, leastPages int) bool {
 	if to == from {
 		return false
 	}
-	if leastPages <= 0 || (to-1)/segmentOf(s.q) != from/segmentOf(s.q) || to%segmentOf(s.q) == 0 {
+	size := s.q.SegmentSize()
+	if leastPages <= 0 || (to-1)/size != from/size || to%size == 0 {
 		return true // anything, or a full segment
 	}
 	return to/segment.PageSize-from/segment.PageSize >= int64(leastPages)
 }
-
-func segmentOf(q *segment.Queue) int64 { return q.SegmentSize() }
 
 // committer is the background commit service (Java CommitRealTimeService):
 // woken by appends and every interval, it commits when at least leastPages

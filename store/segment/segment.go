@@ -289,10 +289,9 @@ func (s *Segment) setErr(err error) error {
 	return s.err
 }
 
-// Append reserves n bytes at the write position, lets fill write them in
-// place, and returns their position in the segment. Only one goroutine may
-// append to a segment at a time.
-func (s *Segment) Append(n int, fill func(b []byte)) (int64, error) {
+// room returns the write position when n more bytes fit and the segment
+// takes writes.
+func (s *Segment) room(n int) (int64, error) {
 	if err := s.Err(); err != nil {
 		return 0, err
 	}
@@ -302,6 +301,17 @@ func (s *Segment) Append(n int, fill func(b []byte)) (int64, error) {
 	pos := s.wrote.Load()
 	if int64(n) > s.size-pos {
 		return 0, fmt.Errorf("%w: %d bytes at %d of %s", ErrFull, n, pos, s.path)
+	}
+	return pos, nil
+}
+
+// Append reserves n bytes at the write position, lets fill write them in
+// place, and returns their position in the segment. Only one goroutine may
+// append to a segment at a time.
+func (s *Segment) Append(n int, fill func(b []byte)) (int64, error) {
+	pos, err := s.room(n)
+	if err != nil {
+		return 0, err
 	}
 	fill(s.data[pos : pos+int64(n) : pos+int64(n)])
 	s.wrote.Store(pos + int64(n))
@@ -314,15 +324,9 @@ func (s *Segment) Append(n int, fill func(b []byte)) (int64, error) {
 // one goroutine may append to a segment at a time, and a segment is
 // written either with Append or with Reserve, never both.
 func (s *Segment) Reserve(n int) (int64, error) {
-	if err := s.Err(); err != nil {
+	pos, err := s.room(n)
+	if err != nil {
 		return 0, err
-	}
-	if s.destroyed.Load() {
-		return 0, ErrClosed
-	}
-	pos := s.wrote.Load()
-	if int64(n) > s.size-pos {
-		return 0, fmt.Errorf("%w: %d bytes at %d of %s", ErrFull, n, pos, s.path)
 	}
 	if !s.staged.Load() {
 		s.committed.Store(pos)
