@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -100,8 +102,21 @@ func pull(topic string, queueID int32, offset int64, suspendMs int64, sub string
 // Java 4.9.8: SendMessageProcessor auto-creates the topic from TBW102 and
 // answers msgId/queueId/queueOffset; PullMessageProcessor answers FOUND
 // with the records, and PULL_NOT_FOUND suspends until a message arrives.
-func TestSendPullLongPolling(t *testing.T) {
-	b, cl := startBroker(t)
+func TestSendPullLongPolling(t *testing.T) { testSendPullLongPolling(t) }
+
+// With transientStorePoolEnable a message reaches consumers once the
+// commit service has written it (within commitCommitLogThoroughInterval,
+// 200 ms), and a suspended pull is still woken by it.
+func TestSendPullLongPollingTransientStorePool(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the staging ring is Linux-only")
+	}
+	testSendPullLongPolling(t, "transientStorePoolEnable=true")
+}
+
+func testSendPullLongPolling(t *testing.T, conf ...string) {
+	b, cl := startBroker(t, conf...)
+	require.Equal(t, slices.Contains(conf, "transientStorePoolEnable=true"), b.store.CommitLog().Staged())
 	addr := b.Addr()
 	for i := range 3 {
 		resp := invoke(t, cl, addr, sendV2("AutoTopic", 1, fmt.Sprint("hello ", i), "TagA"))
