@@ -63,6 +63,9 @@ type Launcher struct {
 	Ports *Ports
 	// ReadyTimeout bounds each start (boot line + TCP accept); 0 = 90 s.
 	ReadyTimeout time.Duration
+	// BrokerConf is added to every broker's config file, under the
+	// broker's own BrokerOptions.Extra.
+	BrokerConf map[string]string
 }
 
 // nodeDir makes a fresh directory for a node; names repeat across clusters
@@ -142,6 +145,7 @@ func (l *Launcher) StartBroker(ctx context.Context, impl Impl, o BrokerOptions) 
 		return nil, err
 	}
 	cfg := filepath.Join(dir, BrokerConfigFile)
+	o.Extra = withDefaults(o.Extra, l.BrokerConf)
 	if err := brokerProperties(dir, o).WriteFile(cfg); err != nil {
 		return nil, err
 	}
@@ -195,4 +199,19 @@ func (l *Launcher) commandFor(n *Node, extraArgs []string, heap string) (func() 
 		}, nil
 	}
 	return nil, fmt.Errorf("cluster: unknown implementation %q", n.Impl)
+}
+
+// withDefaults is m with the entries of defaults it does not set.
+func withDefaults(m, defaults map[string]string) map[string]string {
+	if len(defaults) == 0 {
+		return m
+	}
+	out := make(map[string]string, len(m)+len(defaults))
+	for k, v := range defaults {
+		out[k] = v
+	}
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"maps"
 	"net"
 	"path/filepath"
 	"strings"
@@ -120,5 +121,20 @@ func TestPortsSkipBusy(t *testing.T) {
 	p.Reserve(20000, 20001, 20002, 20003, 20004, 20005, 20006, 20007, 20008)
 	if got, err := p.Namesrv(); err != nil && got != 0 || err == nil && got != 20009 {
 		t.Fatalf("Namesrv() = %d, %v; want 20009 or no port", got, err)
+	}
+}
+
+func TestWithDefaults(t *testing.T) {
+	for _, tc := range []struct {
+		m, defaults, want map[string]string
+	}{
+		{nil, nil, nil},
+		{map[string]string{"a": "1"}, nil, map[string]string{"a": "1"}},
+		{nil, map[string]string{"b": "2"}, map[string]string{"b": "2"}},
+		{map[string]string{"a": "1", "b": "own"}, map[string]string{"b": "2", "c": "3"}, map[string]string{"a": "1", "b": "own", "c": "3"}},
+	} {
+		if got := withDefaults(tc.m, tc.defaults); !maps.Equal(got, tc.want) {
+			t.Errorf("withDefaults(%v, %v) = %v, want %v", tc.m, tc.defaults, got, tc.want)
+		}
 	}
 }

@@ -43,6 +43,7 @@ type options struct {
 	bin          string
 	classpathSh  string
 	brokerHeap   string
+	brokerConf   map[string]string
 	namesrvHeap  string
 	knownFailure string
 	list         bool
@@ -120,6 +121,7 @@ func parseFlags() (*options, error) {
 		bimpl = flag.String("broker-impl", "java", `brokers: "java", "sputnik", or "same" (the implementation under test)`)
 		tags  = flag.String("tags", "", "run scenarios carrying any of these comma-separated tags (default all)")
 		runRe = flag.String("run", "", "run only scenarios whose name matches this regexp")
+		bconf = flag.String("broker-conf", "", "key=value settings added to every broker's config file, comma-separated (e.g. transientStorePoolEnable=true)")
 		o     options
 	)
 	flag.StringVar(&o.jsonPath, "json", "", "JSON report path (default <rundir>/report.json)")
@@ -157,6 +159,16 @@ func parseFlags() (*options, error) {
 			return nil, fmt.Errorf("-run: %w", err)
 		}
 		o.run = re
+	}
+	if *bconf != "" {
+		o.brokerConf = map[string]string{}
+		for _, kv := range strings.Split(*bconf, ",") {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok || k == "" {
+				return nil, fmt.Errorf("-broker-conf: %q is not key=value", kv)
+			}
+			o.brokerConf[k] = v
+		}
 	}
 	return &o, nil
 }

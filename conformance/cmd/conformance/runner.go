@@ -62,6 +62,7 @@ func newRunner(ctx context.Context, o *options) (*runner, error) {
 			SputnikBin: o.bin,
 			Java:       cluster.JavaRuntime{Classpath: cp, NamesrvHeap: o.namesrvHeap, BrokerHeap: o.brokerHeap},
 			Ports:      cluster.DefaultPorts(),
+			BrokerConf: o.brokerConf,
 		},
 		java: javaclient.New(javaclient.Config{
 			Classpath: cp, Home: home, Dir: driverDir, LogFile: filepath.Join(driverDir, "logs", "driver.log"),
