@@ -166,7 +166,7 @@ func (s *Store) checkMessage(m *Message) (PutStatus, error) {
 		return MessageIllegal, fmt.Errorf("store: body of %d bytes over maxMessageSize %d", len(m.Body), s.cfg.MaxMessageSize)
 	}
 	size := message.RecordSize(m.SysFlag|message.HostFlags(m.BornHost, m.StoreHost), len(m.Body), len(m.Topic), len(m.Properties))
-	if size > int(s.cfg.MaxMessageSize)+64*1024 {
+	if size > message.MaxRecordSize(int(s.cfg.MaxMessageSize)) {
 		return MessageIllegal, fmt.Errorf("store: record of %d bytes over maxMessageSize + 64 KiB", size)
 	}
 	return PutOK, nil

@@ -13,6 +13,7 @@ package cluster
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -206,12 +207,7 @@ func withDefaults(m, defaults map[string]string) map[string]string {
 	if len(defaults) == 0 {
 		return m
 	}
-	out := make(map[string]string, len(m)+len(defaults))
-	for k, v := range defaults {
-		out[k] = v
-	}
-	for k, v := range m {
-		out[k] = v
-	}
+	out := maps.Clone(defaults)
+	maps.Copy(out, m)
 	return out
 }

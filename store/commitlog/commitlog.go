@@ -38,7 +38,7 @@ type Config struct {
 	SegmentSize    int64      // mappedFileSizeCommitLog
 	FS             segment.FS // nil: the real file system
 	SyncFlush      bool       // flushDiskType == SYNC_FLUSH
-	MaxMessageSize int        // maxMessageSize (body), the record limit adds 64 KiB
+	MaxMessageSize int        // maxMessageSize (body); records: message.MaxRecordSize
 
 	FlushInterval         time.Duration // flushIntervalCommitLog
 	FlushLeastPages       int           // flushCommitLogLeastPages

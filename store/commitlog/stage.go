@@ -22,10 +22,11 @@ import (
 // mapped twice back to back, so a record that wraps past the end is still
 // one contiguous slice. The ring holds the log's bytes [committed,
 // written) at offset mod size; an append that would overrun it commits
-// first. The ring's pages are reused, so copying into it never faults,
-// and the committer's page-aligned pwrites fill the page cache without
-// the kernel zeroing every new page first, as a write through the
-// mapping makes it do.
+// first. The ring's pages are reused, so copying into it faults only the
+// first time round, and the committer's pwrites fill the page cache
+// without the kernel zeroing each new page first, as a write through the
+// mapping makes it do (whole pages only; the partial pages at either end
+// of a commit are read-modify-written).
 //
 // Like Java, and unlike appends through the mapping, staged data not yet
 // committed is lost if the process is killed.
@@ -55,7 +56,7 @@ type stage struct {
 // ringSizeFor is a ring that holds at least two of the largest puts (a
 // record and the end-of-file blank before it), in whole pages.
 func ringSizeFor(maxMessageSize int) int64 {
-	maxPut := int64(maxMessageSize) + 64<<10 + message.BlankSize
+	maxPut := int64(message.MaxRecordSize(maxMessageSize)) + message.BlankSize
 	n := max(int64(defaultRingSize), 2*maxPut)
 	return (n + segment.PageSize - 1) &^ (segment.PageSize - 1)
 }

@@ -1,5 +1,7 @@
 package message
 
+import "math"
+
 // The commit-log message record of RocketMQ 4.9.8, big-endian, as written
 // by CommitLog.MessageExtEncoder.encode and stamped by
 // DefaultAppendMessageCallback.doAppend (the same layout is what
@@ -48,6 +50,11 @@ const (
 	// the bytes of a blank record that are written, and the room every
 	// segment keeps after its last record.
 	BlankSize = 4 + 4
+
+	// RecordHeadroom is what a whole record may add to maxMessageSize
+	// (CommitLog.MessageExtEncoder: maxMessageBodySize + 64 * 1024,
+	// capped at Integer.MAX_VALUE); see MaxRecordSize.
+	RecordHeadroom = 64 * 1024
 
 	// MaxTopicLen is Byte.MAX_VALUE: TOPICLEN is a signed byte.
 	MaxTopicLen = 127
@@ -117,4 +124,13 @@ func hostSize(v6 int32) int {
 // lengths near 2^31.
 func RecordSize(sysFlag int32, bodyLen, topicLen, propsLen int) int {
 	return Offsets(sysFlag).Body + max(bodyLen, 0) + fixedTail + topicLen + max(propsLen, 0)
+}
+
+// MaxRecordSize is the largest record a store with maxMessageSize (the
+// body limit) accepts, as Java's MessageExtEncoder computes it.
+func MaxRecordSize(maxMessageSize int) int {
+	if math.MaxInt32-maxMessageSize < RecordHeadroom {
+		return math.MaxInt32
+	}
+	return maxMessageSize + RecordHeadroom
 }

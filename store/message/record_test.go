@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"flag"
+	"math"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -228,5 +229,16 @@ func TestGolden(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, string(want), got)
 		})
+	}
+}
+
+func TestMaxRecordSize(t *testing.T) {
+	for _, tc := range []struct{ body, want int }{
+		{4 << 20, 4<<20 + 64*1024},
+		{0, 64 * 1024},
+		{math.MaxInt32 - 64*1024, math.MaxInt32},
+		{math.MaxInt32 - 64*1024 + 1, math.MaxInt32}, // Java caps at Integer.MAX_VALUE
+	} {
+		require.Equal(t, tc.want, MaxRecordSize(tc.body), "body limit %d", tc.body)
 	}
 }

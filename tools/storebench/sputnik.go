@@ -37,13 +37,10 @@ func storeConfig(j *Job) (store.Config, error) {
 	if j.SegmentSize > 0 {
 		cfg.MappedFileSizeCommitLog = j.SegmentSize
 	}
-	p := javaprops.New()
-	for _, kv := range j.Settings {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok {
-			return cfg, fmt.Errorf("storebench: setting %q is not key=value", kv)
-		}
-		p.Set(k, v)
+	// The settings are read as lines of a broker.conf would be.
+	p, err := javaprops.ParseString(strings.Join(j.Settings, "\n"))
+	if err != nil {
+		return cfg, fmt.Errorf("storebench: settings: %w", err)
 	}
 	unknown, err := javaprops.Bind(p, &cfg)
 	if err == nil && len(unknown) > 0 {

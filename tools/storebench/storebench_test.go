@@ -162,3 +162,14 @@ func TestImplsAlternateByRound(t *testing.T) {
 		t.Errorf("without Java: %v", got)
 	}
 }
+
+// Job settings reach Sputnik's store as broker.conf lines would; an
+// unknown key is an error, not a silently different benchmark.
+func TestStoreConfigSettings(t *testing.T) {
+	cfg, err := storeConfig(&Job{Dir: t.TempDir(), Settings: []string{"transientStorePoolEnable=true", "commitCommitLogLeastPages=8"}})
+	require.NoError(t, err)
+	require.True(t, cfg.TransientStorePoolEnable)
+	require.EqualValues(t, 8, cfg.CommitCommitLogLeastPages)
+	_, err = storeConfig(&Job{Dir: t.TempDir(), Settings: []string{"noSuchKey=1"}})
+	require.ErrorContains(t, err, "noSuchKey")
+}
