@@ -29,6 +29,33 @@ func TestNewNeedsRoot(t *testing.T) {
 	require.ErrorIs(t, err, ErrNoRoot)
 }
 
+// A group's first commits arriving together (a Java consumer's shutdown
+// sends one oneway per queue, handled on several threads) all stay. Java
+// 4.9.x creates the topic@group map without a lock and keeps only the
+// last thread's queue.
+func TestConcurrentFirstCommits(t *testing.T) {
+	m := newManager(t, nil)
+	const queues = 8
+	for round := range 50 {
+		group := "G" + strconv.Itoa(round)
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for q := range int32(queues) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				m.Commit("client", group, "T", q, int64(q)+1)
+			}()
+		}
+		close(start)
+		wg.Wait()
+		for q := range int32(queues) {
+			require.Equal(t, int64(q)+1, m.Query(group, "T", q), "round %d queue %d", round, q)
+		}
+	}
+}
+
 // Java 4.9.8: ConsumerOffsetManager.commitOffset / queryOffset.
 func TestCommitQuery(t *testing.T) {
 	m := newManager(t, nil)

@@ -3,12 +3,12 @@ package storeoracle
 import "fmt"
 
 // Scenario is the write scenario of the interop proofs, deterministic and the same for every
-// writer: 3 topics (4, 3 and 2 queues), n puts of 20–1,419-byte bodies (n=250 rolls three
-// 64 KiB commit-log files and gives TopicA/0 more than one 30-unit CQ file), tags "Aa"/"BB"
-// (equal Java hashCodes), keys with spaces and non-ASCII, IPv4 and IPv6 born hosts, one IPv6
-// store host, and at fixed positions a batch of 5, a DELAY=3 message, two half messages (one
-// committed, one rolled back), a store-level PREPARED record (no CQ entry) and two messages
-// whose keys "Aa"/"BB" collide in the index.
+// writer: 3 topics (4, 3 and 2 queues), n puts of 20–1,419-byte bodies and three of
+// 17,000–40,000 bytes (n=250 spans five 64 KiB commit-log files and gives TopicA/0 more than
+// one 30-unit CQ file), tags "Aa"/"BB" (equal Java hashCodes), keys with spaces and non-ASCII,
+// IPv4 and IPv6 born hosts, one IPv6 store host, and at fixed positions a batch of 5, a DELAY=3
+// message, two half messages (one committed, one rolled back), a store-level PREPARED record
+// (no CQ entry) and two messages whose keys "Aa"/"BB" collide in the index.
 func Scenario(n int) []Op {
 	type topic struct {
 		name   string
@@ -60,8 +60,16 @@ func Scenario(n int) []Op {
 	return ops
 }
 
+// largeBodies are puts of records tens of KiB long between the small
+// ones (a third of a 64 KiB commit-log file and more).
+var largeBodies = map[int]int{30: 17_000, 150: 40_000, 200: 24_000}
+
 func scenarioBody(i int) []byte {
-	b := make([]byte, 20+(i*137)%1400)
+	n, ok := largeBodies[i]
+	if !ok {
+		n = 20 + (i*137)%1400
+	}
+	b := make([]byte, n)
 	for j := range b {
 		b[j] = byte(i*31 + j)
 	}

@@ -417,7 +417,7 @@ func (s *Segment) Prefault(window int64) {
 	if done == 0 {
 		// The first prefault of this mapping (a segment opened at start is
 		// appended to): no readahead for the part not written yet either.
-		adviseNoReadahead(s.data[(w+PageSize-1)&^(PageSize-1):])
+		adviseNoReadahead(s.data[min((w+PageSize-1)&^(PageSize-1), s.size):])
 	}
 	go func() {
 		defer s.Release()

@@ -197,3 +197,14 @@ func TestLoadDropsCreationLeftovers(t *testing.T) {
 	_, err = OpenQueue(OS, dir, testSize)
 	require.ErrorIs(t, err, ErrSize)
 }
+
+// A segment whose size is not a whole number of pages (Java allows any
+// mappedFileSizeCommitLog) prefaults from a write position in its last,
+// partial page without running past the mapping.
+func TestPrefaultInPartialLastPage(t *testing.T) {
+	s, err := Create(OS, t.TempDir(), 0, testSize+100)
+	require.NoError(t, err)
+	defer s.Close()
+	s.SetWrote(testSize + 50)
+	require.NotPanics(t, func() { s.Prefault(1 << 20) })
+}
