@@ -259,7 +259,7 @@ func (r runtimeInfo) table(s *store.Store) *jhash.Map[string, string] {
 	r.storeStats(put)
 	cfg := s.Config()
 	minRatio := math.MaxFloat64
-	for _, p := range strings.Split(strings.TrimSpace(commitLogPaths(cfg)), ",") {
+	for _, p := range cfg.CommitLogPaths() {
 		ratio := store.DiskUsage(p)
 		put("commitLogDiskRatio_"+p, javalang.FormatDouble(ratio))
 		minRatio = min(minRatio, ratio)
@@ -325,15 +325,6 @@ func (r runtimeInfo) brokerStats(put func(k, v string)) {
 	put("queryThreadPoolQueueCapacity", i32(bc.QueryThreadPoolQueueCapacity))
 	put("EndTransactionQueueSize", "0")
 	put("EndTransactionThreadPoolQueueCapacity", i32(bc.EndTransactionPoolQueueCapacity))
-}
-
-// commitLogPaths is getStorePathPhysic: storePathCommitLog, else
-// root/commitlog (Java concatenates with File.separator).
-func commitLogPaths(cfg *store.Config) string {
-	if cfg.StorePathCommitLog != nil {
-		return *cfg.StorePathCommitLog
-	}
-	return cfg.StorePathRootDir + "/commitlog"
 }
 
 // formatRuntime is StoreStatsService.getFormatRuntime: MessageFormat

@@ -26,10 +26,14 @@ func humanTime2(ms int64) string {
 	return time.UnixMilli(ms).Format("2006-01-02 15:04:05,000")
 }
 
-// diskUtil is SendMessageProcessor.diskUtil: the used share of the commit
-// log, consume queue and index partitions.
-func diskUtil(commitLogDir string) string {
-	root := filepath.Dir(commitLogDir)
-	return fmt.Sprintf("CL: %5.2f CQ: %5.2f INDEX: %5.2f", store.DiskUsage(commitLogDir),
+// diskUtil is SendMessageProcessor.diskUtil: the used share of the
+// emptiest commit-log partition and of the consume queue and index ones.
+func diskUtil(cfg *store.Config) string {
+	physic := 100.0
+	for _, p := range cfg.CommitLogPaths() {
+		physic = min(physic, store.DiskUsage(p))
+	}
+	root := cfg.StorePathRootDir
+	return fmt.Sprintf("CL: %5.2f CQ: %5.2f INDEX: %5.2f", physic,
 		store.DiskUsage(filepath.Join(root, "consumequeue")), store.DiskUsage(filepath.Join(root, "index")))
 }

@@ -257,7 +257,7 @@ func (h *sendHandlers) put(c *remoting.Conn, resp *wire.Command, queueID int32, 
 
 // putResponse is Java handlePutMessageResult.
 func (h *sendHandlers) putResponse(resp *wire.Command, r store.PutResult, queueID int32) *wire.Command {
-	code, remark, ok := putStatusResponse(r.Status, h.store.Config().MaxMessageSize, h.store.Config().CommitLogDir())
+	code, remark, ok := putStatusResponse(r.Status, h.store.Config())
 	resp.Code, resp.Remark = int32(code), remark
 	if !ok {
 		return resp
@@ -289,7 +289,7 @@ func (h *sendHandlers) msgIDs(r store.PutResult) string {
 
 // putStatusResponse maps a put status to the response code and remark
 // (Java handlePutMessageResult); ok says the message was stored.
-func putStatusResponse(st store.PutStatus, maxMessageSize int32, commitLogDir string) (protocol.ResponseCode, string, bool) {
+func putStatusResponse(st store.PutStatus, cfg *store.Config) (protocol.ResponseCode, string, bool) {
 	switch st {
 	case store.PutOK:
 		return protocol.RespSuccess, "", true
@@ -302,10 +302,10 @@ func putStatusResponse(st store.PutStatus, maxMessageSize int32, commitLogDir st
 	case store.CreateMappedFileFailed:
 		return protocol.RespSystemError, "create mapped file failed, server is busy or broken.", false
 	case store.MessageIllegal, store.PropertiesSizeExceeded:
-		return protocol.RespMessageIllegal, fmt.Sprintf("the message is illegal, maybe msg body or properties length not matched. msg body length limit %dB, msg properties length limit 32KB.", maxMessageSize), false
+		return protocol.RespMessageIllegal, fmt.Sprintf("the message is illegal, maybe msg body or properties length not matched. msg body length limit %dB, msg properties length limit 32KB.", cfg.MaxMessageSize), false
 	case store.ServiceNotAvailable:
 		return protocol.RespServiceNotAvailable, "service not available now. It may be caused by one of the following reasons: the broker's disk is full [" +
-			diskUtil(commitLogDir) + "], messages are put to the slave, message store has been shut down, etc.", false
+			diskUtil(cfg) + "], messages are put to the slave, message store has been shut down, etc.", false
 	case store.OSPageCacheBusy:
 		return protocol.RespSystemError, "[PC_SYNCHRONIZED]broker busy, start flow control for a while", false
 	case store.UnknownError:

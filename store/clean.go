@@ -123,7 +123,7 @@ func (s *Store) isDeleteHour(now time.Time) bool {
 // 85 %), and clears them when space returns.
 func (s *Store) isSpaceToDelete() bool {
 	limit := float64(s.cfg.DiskMaxUsedRatio()) / 100.0
-	physic := s.diskUsage(s.cfg.CommitLogDir())
+	physic := s.commitLogUsage()
 	switch {
 	case physic > diskWarningRatio:
 		if !s.clean.diskFull.Swap(true) {
@@ -146,6 +146,24 @@ func (s *Store) isSpaceToDelete() bool {
 		s.clean.cleanNow.Store(true)
 	}
 	return logics < 0 || logics > limit
+}
+
+// commitLogUsage is the used share of the emptiest partition holding a
+// commit-log path, and records the paths over the forcible-clean
+// threshold, which a multi-path commit log creates no segment in while
+// it has others (Java isSpaceToDelete, calcStorePathPhysicRatio).
+func (s *Store) commitLogUsage() float64 {
+	least := 100.0
+	var full []string
+	for _, p := range s.clDirs.paths {
+		ratio := s.diskUsage(p)
+		least = min(least, ratio)
+		if ratio > diskCleanForciblyRatio {
+			full = append(full, p)
+		}
+	}
+	s.clDirs.setFull(full)
+	return least
 }
 
 func (s *Store) diskUsage(path string) float64 {

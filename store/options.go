@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -57,7 +58,7 @@ type Config struct {
 	StorePathRootDir                         string        `prop:"storePathRootDir,important"`
 	StorePathCommitLog                       *string       `prop:"storePathCommitLog,important"`
 	StorePathDLedgerCommitLog                *string       `prop:"storePathDLedgerCommitLog,important"` // kept for compatibility
-	ReadOnlyCommitLogStorePaths              *string       `prop:"readOnlyCommitLogStorePaths"`         // kept for compatibility
+	ReadOnlyCommitLogStorePaths              *string       `prop:"readOnlyCommitLogStorePaths"`         // read-only paths of a multi-path commit log
 	MappedFileSizeCommitLog                  int32         `prop:"mappedFileSizeCommitLog"`
 	MappedFileSizeConsumeQueue               int32         `prop:"mappedFileSizeConsumeQueue"`
 	EnableConsumeQueueExt                    bool          `prop:"enableConsumeQueueExt"`
@@ -198,17 +199,43 @@ func DefaultConfig(userHome string) Config {
 	}
 }
 
-// CommitLogDir is getStorePathCommitLog: the configured path or
-// <root>/commitlog. Java allows several paths separated by
-// MessageStoreConfig.MULTI_PATH_SPLITTER (",", the
-// rocketmq.broker.multiPathSplitter property) for a multi-path commit log;
-// Sputnik uses the first.
-func (c *Config) CommitLogDir() string {
+// CommitLogPaths is getStorePathCommitLog split as Java splits it at
+// MessageStoreConfig.MULTI_PATH_SPLITTER (","; the
+// rocketmq.broker.multiPathSplitter property is not read): the configured
+// path or <root>/commitlog, or the paths of a multi-path commit log
+// (MultiPathMappedFileQueue), in the order given. Unlike Java, each path
+// is trimmed ("/a, /b" would give Java a relative " /b") and empty or
+// repeated ones are dropped.
+func (c *Config) CommitLogPaths() []string {
 	if c.StorePathCommitLog == nil {
-		return filepath.Join(c.StorePathRootDir, "commitlog")
+		return []string{filepath.Join(c.StorePathRootDir, "commitlog")}
 	}
-	first, _, _ := strings.Cut(*c.StorePathCommitLog, ",")
-	return strings.TrimSpace(first)
+	return splitPaths(*c.StorePathCommitLog)
+}
+
+// MultiPathCommitLog reports whether storePathCommitLog names several
+// paths (Java: it contains the splitter).
+func (c *Config) MultiPathCommitLog() bool {
+	return c.StorePathCommitLog != nil && strings.Contains(*c.StorePathCommitLog, ",")
+}
+
+// ReadOnlyCommitLogPaths is readOnlyCommitLogStorePaths split the same
+// way: directories a multi-path commit log reads but never writes to.
+func (c *Config) ReadOnlyCommitLogPaths() []string {
+	if c.ReadOnlyCommitLogStorePaths == nil {
+		return nil
+	}
+	return splitPaths(*c.ReadOnlyCommitLogStorePaths)
+}
+
+func splitPaths(v string) []string {
+	var out []string
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // ConsumeQueueFileSize is getMappedFileSizeConsumeQueue: the configured

@@ -37,10 +37,23 @@ func TestConfigMatchesJava(t *testing.T) {
 
 func TestDerivedGetters(t *testing.T) {
 	c := DefaultConfig("/h")
-	require.Equal(t, "/h/store/commitlog", c.CommitLogDir())
-	p := "/a,/b"
-	c.StorePathCommitLog = &p
-	require.Equal(t, "/a", c.CommitLogDir())
+	require.Equal(t, []string{"/h/store/commitlog"}, c.CommitLogPaths())
+	require.False(t, c.MultiPathCommitLog())
+	for v, want := range map[string][]string{
+		"/a":             {"/a"},
+		"/a,/b":          {"/a", "/b"},
+		" /a , /b,,/a, ": {"/a", "/b"}, // Java: "/a ", " /b", "", "/a", " "
+		",":              nil,
+		"/b,/a,/c":       {"/b", "/a", "/c"},
+	} {
+		c.StorePathCommitLog = &v
+		require.Equal(t, want, c.CommitLogPaths(), "%q", v)
+		require.Equal(t, strings.Contains(v, ","), c.MultiPathCommitLog(), "%q", v)
+	}
+	require.Nil(t, c.ReadOnlyCommitLogPaths())
+	ro := "/r1,/r2"
+	c.ReadOnlyCommitLogStorePaths = &ro
+	require.Equal(t, []string{"/r1", "/r2"}, c.ReadOnlyCommitLogPaths())
 	c.MappedFileSizeConsumeQueue = 101
 	require.EqualValues(t, 120, c.ConsumeQueueFileSize())
 	c.DiskMaxUsedSpaceRatio = 99

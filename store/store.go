@@ -58,11 +58,12 @@ type Store struct {
 	log    *logrus.Entry
 	delays DelayLevels
 
-	lock  *dirLock
-	cl    *commitlog.CommitLog
-	cqs   *consumequeue.Table
-	index *index.Service
-	cp    *commitlog.Checkpoint
+	lock   *dirLock
+	clDirs *commitLogDirs
+	cl     *commitlog.CommitLog
+	cqs    *consumequeue.Table
+	index  *index.Service
+	cp     *commitlog.Checkpoint
 
 	reput    *reputService
 	services sync.WaitGroup
@@ -108,7 +109,11 @@ func newStore(cfg Config, opt Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(cfg.CommitLogPaths()) == 0 {
+		return nil, fmt.Errorf("store: storePathCommitLog %q names no directory", *cfg.StorePathCommitLog)
+	}
 	s := &Store{cfg: cfg, opt: opt, log: opt.Log, delays: delays, stop: make(chan struct{})}
+	s.clDirs = newCommitLogDirs(&s.cfg)
 	s.writable.Store(true)
 	return s, nil
 }
@@ -173,9 +178,12 @@ func (s *Store) openFiles() error {
 }
 
 func (s *Store) commitLogConfig() commitlog.Config {
+	all := s.clDirs.all()
 	ms := func(v int32) time.Duration { return time.Duration(v) * time.Millisecond }
 	return commitlog.Config{
-		Dir:                    s.cfg.CommitLogDir(),
+		Dir:                    all[0],
+		ExtraDirs:              all[1:],
+		Place:                  s.clDirs.placer(),
 		SegmentSize:            int64(s.cfg.MappedFileSizeCommitLog),
 		FS:                     s.opt.FS,
 		SyncFlush:              s.cfg.FlushDiskType == SyncFlush,

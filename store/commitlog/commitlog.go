@@ -34,7 +34,12 @@ var (
 
 // Config is what the commit log needs of MessageStoreConfig.
 type Config struct {
-	Dir            string     // storePathCommitLog
+	Dir string // storePathCommitLog
+	// ExtraDirs and Place make a multi-path commit log (Java
+	// MultiPathMappedFileQueue): segments are loaded from Dir and
+	// ExtraDirs, and new ones created where Place says (nil: in Dir).
+	ExtraDirs      []string
+	Place          segment.Placer
 	SegmentSize    int64      // mappedFileSizeCommitLog
 	FS             segment.FS // nil: the real file system
 	SyncFlush      bool       // flushDiskType == SYNC_FLUSH
@@ -118,7 +123,7 @@ type CommitLog struct {
 // before appending, then calls Start.
 func Open(cfg Config) (*CommitLog, error) {
 	cfg = cfg.withDefaults()
-	q, err := segment.OpenQueue(cfg.FS, cfg.Dir, cfg.SegmentSize)
+	q, err := segment.OpenQueueDirs(cfg.FS, append([]string{cfg.Dir}, cfg.ExtraDirs...), cfg.SegmentSize, cfg.Place)
 	if err != nil {
 		return nil, fmt.Errorf("commitlog: load %s: %w", cfg.Dir, err)
 	}

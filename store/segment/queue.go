@@ -15,14 +15,17 @@ import (
 )
 
 // Queue is the ordered run of segments one directory holds (Java
-// MappedFileQueue): the commit log, or one consume queue.
+// MappedFileQueue): the commit log, or one consume queue. A multi-path
+// commit log (Java MultiPathMappedFileQueue) spreads its segments over
+// several directories; see OpenQueueDirs.
 //
 // The segment list is copy-on-write: readers take a snapshot without
 // locking; appenders and cleaners replace it under mu.
 type Queue struct {
-	fsys FS
-	dir  string
-	size int64
+	fsys  FS
+	dir   string
+	place Placer // nil: new segments go to dir
+	size  int64
 
 	mu   sync.Mutex // serialises changes of segs
 	segs atomic.Pointer[[]*Segment]
@@ -31,27 +34,49 @@ type Queue struct {
 	stamp        atomic.Int64 // store time of the last full flush
 }
 
+// Placer returns the directory the new segment starting at base is
+// created in.
+type Placer func(base int64) (string, error)
+
 // OpenQueue loads every segment file in dir (which may not exist yet).
 // Like Java's MappedFileQueue.load it fails when a file is not exactly size
 // bytes; it also refuses names that are not offsets and gaps between files.
 // Every segment starts out full; recovery moves the last positions back.
 func OpenQueue(fsys FS, dir string, size int64) (*Queue, error) {
-	q := &Queue{fsys: fsys, dir: dir, size: size}
-	q.segs.Store(&[]*Segment{})
-	entries, err := fsys.ReadDir(dir)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("segment: list %s: %w", dir, err)
+	return OpenQueueDirs(fsys, []string{dir}, size, nil)
+}
+
+// OpenQueueDirs loads the segment files of every dir as one queue, in
+// name order whichever directory holds them (Java
+// MultiPathMappedFileQueue.load), with OpenQueue's checks. New segments go
+// to the directory place picks, or to dirs[0] when place is nil.
+func OpenQueueDirs(fsys FS, dirs []string, size int64, place Placer) (*Queue, error) {
+	if len(dirs) == 0 {
+		return nil, errors.New("segment: a queue needs a directory")
 	}
-	names, err := cleanLeftovers(fsys, dir, segmentNames(entries), size)
+	q := &Queue{fsys: fsys, dir: dirs[0], place: place, size: size}
+	q.segs.Store(&[]*Segment{})
+	var paths []string
+	for _, dir := range dirs {
+		entries, err := fsys.ReadDir(dir)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("segment: list %s: %w", dir, err)
+		}
+		for _, name := range segmentNames(entries) {
+			paths = append(paths, filepath.Join(dir, name))
+		}
+	}
+	sort.SliceStable(paths, func(i, j int) bool { return filepath.Base(paths[i]) < filepath.Base(paths[j]) })
+	paths, err := cleanLeftovers(fsys, paths, size)
 	if err != nil {
 		return nil, err
 	}
 	var segs []*Segment
-	for _, name := range names {
-		s, err := Open(fsys, filepath.Join(dir, name), size)
+	for _, path := range paths {
+		s, err := Open(fsys, path, size)
 		if err == nil && len(segs) > 0 && s.base != segs[len(segs)-1].End() {
 			s.Close()
-			err = fmt.Errorf("%w: %s follows %s", ErrGap, name, FileName(segs[len(segs)-1].base))
+			err = fmt.Errorf("%w: %s follows %s", ErrGap, path, segs[len(segs)-1].path)
 		}
 		if err != nil {
 			closeAll(segs)
@@ -80,19 +105,20 @@ func segmentNames(entries []fs.DirEntry) []string {
 // cleanLeftovers removes what a crash while creating a segment can leave:
 // files with TempSuffix (Sputnik), and a newest file that is still empty
 // (Java, killed between creating and sizing it). Such files hold no data.
-func cleanLeftovers(fsys FS, dir string, names []string, size int64) ([]string, error) {
-	kept := names[:0]
-	for _, name := range names {
-		if strings.HasSuffix(name, TempSuffix) {
-			if err := fsys.Remove(filepath.Join(dir, name)); err != nil {
-				return nil, fmt.Errorf("segment: remove leftover %s: %w", name, err)
+// paths are in segment order.
+func cleanLeftovers(fsys FS, paths []string, size int64) ([]string, error) {
+	kept := paths[:0]
+	for _, path := range paths {
+		if strings.HasSuffix(path, TempSuffix) {
+			if err := fsys.Remove(path); err != nil {
+				return nil, fmt.Errorf("segment: remove leftover %s: %w", path, err)
 			}
 			continue
 		}
-		kept = append(kept, name)
+		kept = append(kept, path)
 	}
 	if n := len(kept); n > 0 && size > 0 {
-		last := filepath.Join(dir, kept[n-1])
+		last := kept[n-1]
 		if f, err := fsys.OpenFile(last, os.O_RDONLY, 0); err == nil {
 			st, err := f.Stat()
 			_ = f.Close()
@@ -113,7 +139,7 @@ func closeAll(segs []*Segment) {
 	}
 }
 
-// Dir is the queue's directory.
+// Dir is the queue's directory (the first, when it has several).
 func (q *Queue) Dir() string { return q.dir }
 
 // SegmentSize is the fixed size of every segment.
@@ -193,7 +219,14 @@ func (q *Queue) LastForAppend(startOffset int64) (*Segment, error) {
 		}
 		base = segs[n-1].End()
 	}
-	s, err := Create(q.fsys, q.dir, base, q.size)
+	dir := q.dir
+	if q.place != nil {
+		var err error
+		if dir, err = q.place(base); err != nil {
+			return nil, err
+		}
+	}
+	s, err := Create(q.fsys, dir, base, q.size)
 	if err != nil {
 		return nil, err
 	}
