@@ -225,6 +225,7 @@ func TestJavaKillRecovers(t *testing.T) {
 	if len(acks) == 0 {
 		t.Fatal("no acks")
 	}
+	dropEmptyNewestSegment(t, filepath.Join(dir, "commitlog"))
 	d := DumpStore(t, dir, SmallSettings())
 	if !d.Store.AbortBefore {
 		t.Errorf("killed store has no abort file")
@@ -241,6 +242,28 @@ func TestJavaKillRecovers(t *testing.T) {
 		}
 	}
 	t.Logf("%d acks, %d records recovered", len(acks), len(d.Records))
+}
+
+// dropEmptyNewestSegment removes the newest commit-log file when it is
+// empty: a kill while Java's AllocateMappedFileService creates the next
+// file leaves it at length 0, and Java's own load() then refuses the store
+// ("0 length not matched message store config value, please check it
+// manually"). Sputnik's load drops such a file itself
+// (segment.cleanLeftovers); here the oracle needs the operator's manual
+// step.
+func dropEmptyNewestSegment(t *testing.T, dir string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) == 0 {
+		return
+	}
+	last := entries[len(entries)-1]
+	if info, err := last.Info(); err == nil && info.Size() == 0 {
+		t.Logf("removing the empty newest commit-log file %s left by the kill", last.Name())
+		if err := os.Remove(filepath.Join(dir, last.Name())); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // testdata/sample.jsonl is a real Java dump of Scenario(12) (regenerate with -update).
