@@ -8,8 +8,9 @@ import (
 	"github.com/sputnikmq/sputnik/store/segment"
 )
 
-// ErrNoWritablePath: every path of a multi-path commit log is read-only
-// (Java divides by zero there and the put fails the same way).
+// ErrNoWritablePath: every path of a multi-path commit log is read-only.
+// Java divides by zero choosing one and the put fails with the exception;
+// here it fails as CREATE_MAPEDFILE_FAILED.
 var ErrNoWritablePath = errors.New("store: no writable commit-log path")
 
 // commitLogDirs is where a commit log's segments live: one directory, or

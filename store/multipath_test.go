@@ -96,3 +96,18 @@ func files(t *testing.T, dir string) []string {
 	}
 	return names
 }
+
+// With every path read-only a put fails cleanly as CREATE_MAPEDFILE_FAILED
+// once it needs a new segment.
+func TestMultiPathAllReadOnly(t *testing.T) {
+	root := t.TempDir()
+	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
+	cfg := testConfig(root)
+	paths, ro := a+","+b, a+","+b
+	cfg.StorePathCommitLog, cfg.ReadOnlyCommitLogStorePaths = &paths, &ro
+	s := openStore(t, cfg)
+	defer s.Close()
+	r := s.PutMessage(&Message{Topic: "T", Body: []byte("x"), BornHost: testBorn, StoreHost: testStore})
+	require.Equal(t, CreateMappedFileFailed, r.Status)
+	require.ErrorIs(t, r.Err, ErrNoWritablePath)
+}
