@@ -15,8 +15,9 @@
 //   - start to registered ≤ 300 ms: process start to the name server's
 //     cluster info listing the broker.
 //
-// Each round runs Java first (its raw peak sets the open-loop rate), then
-// Sputnik, each on a fresh broker. Markdown on stdout, progress on stderr,
+// Odd rounds run Java first (its raw peak sets the open-loop rate), then
+// Sputnik; even rounds Sputnik first at the rate of the round before; each
+// on a fresh broker. Markdown on stdout, progress on stderr,
 // JSON with -json; -perf-dir records a perf profile of Sputnik's broker
 // during the raw send.
 //
@@ -89,8 +90,11 @@ func run() int {
 		fmt.Fprintln(os.Stderr, "bench-compare: name server:", err)
 		return 2
 	}
+	var rate float64
 	for round := 1; round <= c.rounds && ctx.Err() == nil; round++ {
-		rep.Rounds = append(rep.Rounds, c.runRound(ctx, round))
+		rd := c.runRound(ctx, round, rate)
+		rate = rd.Rate
+		rep.Rounds = append(rep.Rounds, rd)
 	}
 	rep.printMarkdown(os.Stdout)
 	if jsonPath != "" {
@@ -110,16 +114,28 @@ func run() int {
 	return 0
 }
 
-// runRound runs Java, then Sputnik at the open-loop rate Java's peak gave.
-func (c *compare) runRound(ctx context.Context, n int) round {
+// runRound runs both brokers, each fresh, at one open-loop rate: half the
+// Java broker's raw peak. Odd rounds run Java first and take the rate from
+// it; even rounds run Sputnik first at the rate of the round before, so
+// that neither broker always runs on the machine the other has just
+// left (the bench-store rounds alternate the same way).
+func (c *compare) runRound(ctx context.Context, n int, prev float64) round {
 	rd := round{Round: n}
-	progress("round %d: java broker (load %s)", n, procfs.LoadAvg())
-	rd.Java = c.runImpl(ctx, cluster.Java, n, 0)
-	if rd.Java.Rate != nil {
-		rd.Rate = rd.Java.Rate.Rate
+	if n%2 == 1 || prev <= 0 {
+		progress("round %d: java broker first (load %s)", n, procfs.LoadAvg())
+		rd.Java = c.runImpl(ctx, cluster.Java, n, 0)
+		if rd.Java.Rate != nil {
+			rd.Rate = rd.Java.Rate.Rate
+		}
+		progress("round %d: sputnik broker (load %s)", n, procfs.LoadAvg())
+		rd.Sputnik = c.runImpl(ctx, cluster.Sputnik, n, rd.Rate)
+		return rd
 	}
-	progress("round %d: sputnik broker (load %s)", n, procfs.LoadAvg())
+	rd.Rate, rd.SputnikFirst = prev, true
+	progress("round %d: sputnik broker first (load %s)", n, procfs.LoadAvg())
 	rd.Sputnik = c.runImpl(ctx, cluster.Sputnik, n, rd.Rate)
+	progress("round %d: java broker (load %s)", n, procfs.LoadAvg())
+	rd.Java = c.runImpl(ctx, cluster.Java, n, rd.Rate)
 	return rd
 }
 
@@ -132,7 +148,7 @@ func setup() (*compare, string, error) {
 	flag.StringVar(&jsonPath, "json", "", "write the full report as JSON to this file")
 	flag.StringVar(&c.brokerHeap, "broker-heap", "1g", "Java broker -Xms/-Xmx")
 	flag.StringVar(&commitLog, "commitlog-file-size", "1073741824", "mappedFileSizeCommitLog of both brokers")
-	flag.IntVar(&c.rounds, "rounds", 1, "rounds (Java then Sputnik in each)")
+	flag.IntVar(&c.rounds, "rounds", 1, "rounds (Java first in odd rounds, Sputnik first in even ones)")
 	flag.IntVar(&c.send.Conns, "conns", c.send.Conns, "closed-loop connections")
 	flag.IntVar(&c.rateConns, "rate-conns", 8, "open-loop connections")
 	flag.IntVar(&c.send.BodySize, "size", c.send.BodySize, "message body bytes")

@@ -34,10 +34,12 @@ type report struct {
 
 // round is Java then Sputnik.
 type round struct {
-	Round   int      `json:"round"`
-	Rate    float64  `json:"rate"` // open-loop rate: half Java's raw TPS
-	Java    *implRun `json:"java"`
-	Sputnik *implRun `json:"sputnik"`
+	Round int     `json:"round"`
+	Rate  float64 `json:"rate"` // open-loop rate: half Java's raw TPS
+	// SputnikFirst: Sputnik ran first, at the rate of the round before.
+	SputnikFirst bool     `json:"sputnikFirst,omitempty"`
+	Java         *implRun `json:"java"`
+	Sputnik      *implRun `json:"sputnik"`
 }
 
 func (r *report) complete() bool {
@@ -134,7 +136,11 @@ func (r *report) printMarkdown(w io.Writer) {
 		if rd.Java == nil || rd.Sputnik == nil {
 			continue
 		}
-		fmt.Fprintf(w, "Round %d (load average before Java: %s, before Sputnik: %s)\n\n", rd.Round, rd.Java.LoadBefore, rd.Sputnik.LoadBefore)
+		order := "Java first"
+		if rd.SputnikFirst {
+			order = "Sputnik first"
+		}
+		fmt.Fprintf(w, "Round %d, %s (load average before Java: %s, before Sputnik: %s)\n\n", rd.Round, order, rd.Java.LoadBefore, rd.Sputnik.LoadBefore)
 		fmt.Fprintln(w, "| metric | Java 4.9.8 | Sputnik | Sputnik/Java | target |")
 		fmt.Fprintln(w, "|---|---:|---:|---:|---|")
 		for _, x := range rows(rd) {
