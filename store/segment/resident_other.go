@@ -1,0 +1,6 @@
+//go:build !linux
+
+package segment
+
+// resident cannot tell here: never resident.
+func resident([]byte) bool { return false }
