@@ -223,32 +223,6 @@ func (s *Store) batchFull(res *GetResult, size int32, maxMsgNums int, inDisk boo
 	return total+int(size) > int(maxBytes) || count > int(maxCount)-1
 }
 
-// Resident reports whether reading up to maxMsgs messages of a queue
-// from offset, unfiltered, touches only pages in memory: the consume-queue
-// units and the commit-log records they point to (mincore). Such a read
-// cannot wait for the disk, so the broker may serve it without handing it
-// to a pool. False when unsure (no such queue, offset out of range,
-// ranges over segment.ResidentMax or across files).
-func (s *Store) Resident(topic string, queueID int32, offset int64, maxMsgs int) bool {
-	cq := s.cqs.Get(topic, queueID)
-	if cq == nil || maxMsgs <= 0 || offset < cq.MinOffset() || offset >= cq.MaxOffset() {
-		return false
-	}
-	n := min(int64(maxMsgs), cq.MaxOffset()-offset)
-	if !cq.Files().Resident(offset*consumequeue.UnitSize, n*consumequeue.UnitSize) {
-		return false
-	}
-	first, err := cq.Get(offset)
-	if err != nil {
-		return false
-	}
-	last, err := cq.Get(offset + n - 1)
-	if err != nil || last.Phy < first.Phy {
-		return false
-	}
-	return s.cl.Queue().Resident(first.Phy, last.Phy+int64(last.Size)-first.Phy)
-}
-
 // inDisk is Java checkInDiskByCommitOffset: the record is further behind
 // the log's end than the share of RAM messages may use.
 func (s *Store) inDisk(phy, maxPhy int64) bool {

@@ -286,20 +286,3 @@ func TestConsumeQueueExt(t *testing.T) {
 	}
 	res.Release()
 }
-
-// Resident: a pull of fresh messages touches only pages in memory; one
-// past the end, of a queue that does not exist, or of nothing is never
-// reported resident.
-func TestResident(t *testing.T) {
-	s := openStore(t, testConfig(t.TempDir()))
-	defer s.Close()
-	msgs := putN(t, s, 40)
-	checkAll(t, s, msgs)
-	max := s.MaxOffsetInQueue("Topic0", 0)
-	require.Greater(t, max, int64(1))
-	require.True(t, s.Resident("Topic0", 0, 0, 32))
-	require.True(t, s.Resident("Topic0", 0, max-1, 32), "capped at the queue's end")
-	require.False(t, s.Resident("Topic0", 0, max, 32), "nothing to read: long polling goes to the pool")
-	require.False(t, s.Resident("NoSuchTopic", 0, 0, 32))
-	require.False(t, s.Resident("Topic0", 0, 0, 0))
-}

@@ -5,9 +5,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/stretchr/testify/require"
-	"golang.org/x/sys/unix"
+	"unsafe"
 )
 
 // threadFaults is the calling thread's minor plus major page faults.
@@ -69,12 +67,17 @@ func TestPrefaultFromUnalignedPosition(t *testing.T) {
 	}
 }
 
-// residentCount counts the pages of b the page cache holds (mincore).
-func residentCount(t *testing.T, b []byte) int {
+// resident counts the pages of b the page cache holds (mincore).
+func resident(t *testing.T, b []byte) int {
 	t.Helper()
-	n, err := residentPages(b, make([]byte, (len(b)+PageSize-1)/PageSize))
-	if err != nil {
-		t.Fatal(err)
+	vec := make([]byte, (len(b)+PageSize-1)/PageSize)
+	_, _, errno := syscall.Syscall(syscall.SYS_MINCORE, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)), uintptr(unsafe.Pointer(&vec[0])))
+	if errno != 0 {
+		t.Fatal(errno)
+	}
+	n := 0
+	for _, v := range vec {
+		n += int(v & 1)
 	}
 	return n
 }
@@ -86,12 +89,12 @@ func TestPrefaultDoesNotReadAhead(t *testing.T) {
 	const size = 64 << 20
 	s := prefaulted(t, size, 4<<20, 100)
 	end := s.prefaulted.Load()
-	if n := residentCount(t, s.Mapped()[PageSize:end]); n < int(end/PageSize)-2 {
+	if n := resident(t, s.Mapped()[PageSize:end]); n < int(end/PageSize)-2 {
 		t.Errorf("only %d of %d prefaulted pages resident", n, end/PageSize-1)
 	}
 	// A fault reads in at most the 2 MiB folio around it.
 	folioEnd := (end + 2<<20 - 1) &^ (2<<20 - 1)
-	if n := residentCount(t, s.Mapped()[folioEnd:size]); n != 0 {
+	if n := resident(t, s.Mapped()[folioEnd:size]); n != 0 {
 		t.Errorf("%d pages past the prefaulted end (%d) and its folio were read in", n, end)
 	}
 }
@@ -110,33 +113,4 @@ func TestFlushKeepsPrefaultedPagesWritable(t *testing.T) {
 	if n := writeFaults(t, ahead); n > 16 {
 		t.Errorf("writing %d prefaulted pages after a flush took %d page faults", len(ahead)/PageSize, n)
 	}
-}
-
-// Queue.Resident: written bytes just appended are in memory; pages paged
-// out are not; ranges past what is written, across segments or over
-// ResidentMax are never reported resident.
-func TestQueueResident(t *testing.T) {
-	const size = 4 << 20
-	q, err := OpenQueue(OS, t.TempDir(), size)
-	require.NoError(t, err)
-	defer q.Close()
-	for range 2 {
-		appendN(t, q, size, 'r')
-	}
-	require.True(t, q.Resident(100, 64<<10))
-	require.True(t, q.Resident(size-10, 10))
-	require.False(t, q.Resident(size-10, 20), "across two segments")
-	require.False(t, q.Resident(0, ResidentMax+1), "over ResidentMax")
-	require.False(t, q.Resident(2*size, 1), "not written")
-	require.False(t, q.Resident(0, 0))
-
-	require.NoError(t, q.FlushAll())
-	s := q.First()
-	// Drop the first segment from this mapping and then from the page
-	// cache (clean after the flush; whole, as its folios are 2 MiB).
-	require.NoError(t, syscall.Madvise(s.Mapped(), syscall.MADV_DONTNEED))
-	require.NoError(t, unix.Fadvise(int(s.f.Fd()), 0, size, unix.FADV_DONTNEED))
-	require.Zero(t, residentCount(t, s.Mapped()), "pages still cached")
-	require.False(t, q.Resident(4096, 8192), "paged out")
-	require.True(t, q.Resident(size+4096, 8192), "the other segment is still in memory")
 }

@@ -265,27 +265,6 @@ func (q *Queue) Read(off int64, n int) (View, error) {
 	return View{B: b, seg: s}, nil
 }
 
-// ResidentMax is the most bytes Resident checks; longer ranges are
-// reported not resident.
-const ResidentMax = 1 << 20
-
-// Resident reports whether the n written bytes at store offset off lie in
-// one segment and every page of them is in memory (mincore), so that
-// reading them cannot wait for the disk. False when unsure: a range over
-// ResidentMax or across segments, or where mincore is not available.
-func (q *Queue) Resident(off, n int64) bool {
-	s := q.Find(off)
-	if s == nil || n <= 0 || n > ResidentMax || !s.Acquire() {
-		return false
-	}
-	defer s.Release()
-	pos := off - s.base
-	if pos+n > s.Readable() {
-		return false
-	}
-	return resident(s.data[pos&^(PageSize-1) : pos+n])
-}
-
 // ReadFrom returns everything written from store offset off to the end of
 // its segment (Java selectMappedBuffer(pos)), holding a reference.
 func (q *Queue) ReadFrom(off int64) (View, error) {
