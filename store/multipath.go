@@ -4,8 +4,6 @@ import (
 	"errors"
 	"slices"
 	"sync/atomic"
-
-	"github.com/sputnikmq/sputnik/store/segment"
 )
 
 // ErrNoWritablePath: every path of a multi-path commit log is read-only.
@@ -16,7 +14,7 @@ var ErrNoWritablePath = errors.New("store: no writable commit-log path")
 // commitLogDirs is where a commit log's segments live: one directory, or
 // several for a storePathCommitLog holding several paths (Java
 // MultiPathMappedFileQueue), new segments spread over them round-robin by
-// segment number.
+// segment number. With one path place always picks it.
 type commitLogDirs struct {
 	segmentSize int64
 	paths       []string // storePathCommitLog's paths
@@ -33,9 +31,6 @@ func newCommitLogDirs(cfg *Config) *commitLogDirs {
 	}
 	return d
 }
-
-// multi reports whether segments are spread over several directories.
-func (d *commitLogDirs) multi() bool { return len(d.paths)+len(d.readOnly) > 1 }
 
 // all is every directory segments are loaded from: the paths, then the
 // read-only ones.
@@ -71,12 +66,4 @@ func (d *commitLogDirs) place(base int64) (string, error) {
 	}
 	slices.Sort(avail)
 	return avail[(base/d.segmentSize)%int64(len(avail))], nil
-}
-
-// placer is the commit log's segment.Placer: nil for one directory.
-func (d *commitLogDirs) placer() segment.Placer {
-	if !d.multi() {
-		return nil
-	}
-	return d.place
 }

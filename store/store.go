@@ -183,7 +183,7 @@ func (s *Store) commitLogConfig() commitlog.Config {
 	return commitlog.Config{
 		Dir:                    all[0],
 		ExtraDirs:              all[1:],
-		Place:                  s.clDirs.placer(),
+		Place:                  s.clDirs.place,
 		SegmentSize:            int64(s.cfg.MappedFileSizeCommitLog),
 		FS:                     s.opt.FS,
 		SyncFlush:              s.cfg.FlushDiskType == SyncFlush,

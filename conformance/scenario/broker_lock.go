@@ -14,11 +14,12 @@ import (
 	"strings"
 
 	"github.com/sputnikmq/sputnik/conformance/rawclient"
+	"github.com/sputnikmq/sputnik/remoting/protocol"
 )
 
 const (
-	codeLockBatchMQ   = 41
-	codeUnlockBatchMQ = 42
+	codeLockBatchMQ   = int32(protocol.ReqLockBatchMq)
+	codeUnlockBatchMQ = int32(protocol.ReqUnlockBatchMq)
 )
 
 func init() {

@@ -17,11 +17,12 @@ import (
 	"time"
 
 	"github.com/sputnikmq/sputnik/conformance/rawclient"
+	"github.com/sputnikmq/sputnik/remoting/protocol"
 )
 
 const (
-	codeQueryConsumerOffset  = 14
-	codeUpdateConsumerOffset = 15
+	codeQueryConsumerOffset  = int32(protocol.ReqQueryConsumerOffset)
+	codeUpdateConsumerOffset = int32(protocol.ReqUpdateConsumerOffset)
 )
 
 // seedOffsets commits offset 0 for group on topic's queue 0 with one
@@ -102,6 +103,24 @@ func queryOffsets(ctx context.Context, addr, group, topic string, n int) (string
 	return strings.Join(parts, " "), sum, nil
 }
 
+// awaitOffsets polls (5 s) until group's committed offsets on topic's n
+// queues add up to want and returns them as queryOffsets shows them. The
+// Java consumer commits at shutdown with oneway UPDATE_CONSUMER_OFFSETs,
+// which may land just after it has gone; an operator's next step comes
+// later than the next instant.
+func awaitOffsets(ctx context.Context, addr, group, topic string, n int, want int64) (string, error) {
+	var offsets string
+	err := Eventually(ctx, 5*time.Second, 20*time.Millisecond, func() error {
+		o, sum, err := queryOffsets(ctx, addr, group, topic, n)
+		offsets = o
+		if err == nil && sum != want {
+			err = fmt.Errorf("offsets %s, want %d in all", o, want)
+		}
+		return err
+	})
+	return offsets, err
+}
+
 // consumeExactly runs a Java push consumer of group until the specs
 // arrived and brokerQuiet more, and checks nothing else came.
 func consumeExactly(ctx context.Context, env *Env, topic, group, prefix string, ss []msgSpec) error {
@@ -134,19 +153,7 @@ func brokerOffsetResume(ctx context.Context, env *Env) error {
 	if err := consumeExactly(ctx, env, topic, group, "resume1", first); err != nil {
 		return fmt.Errorf("first run: %w", err)
 	}
-	// The Java consumer commits its offsets at shutdown with a oneway
-	// UPDATE_CONSUMER_OFFSET, which may land after it has gone: wait for
-	// the broker to hold them, as an operator's restart comes later than
-	// the next instant.
-	var offsets string
-	err := Eventually(ctx, 5*time.Second, 20*time.Millisecond, func() error {
-		o, sum, err := queryOffsets(ctx, env.Brokers[0].Addr, group, topic, 4)
-		offsets = o
-		if err == nil && sum != int64(len(first)) {
-			err = fmt.Errorf("offsets %s, want %d in all", o, len(first))
-		}
-		return err
-	})
+	offsets, err := awaitOffsets(ctx, env.Brokers[0].Addr, group, topic, 4, int64(len(first)))
 	if err != nil {
 		return fmt.Errorf("first run's offsets: %w", err)
 	}
@@ -229,19 +236,9 @@ func brokerOffsetRestart(ctx context.Context, env *Env) error {
 	if err := consumeExactly(ctx, env, topic, group, "restart1", first); err != nil {
 		return fmt.Errorf("before restart: %w", err)
 	}
-	// As in brokerOffsetResume: the shutdown's oneway commits may land
-	// just after the consumer has gone.
-	var before string
-	err := Eventually(ctx, 5*time.Second, 20*time.Millisecond, func() error {
-		o, sum, err := queryOffsets(ctx, addr, group, topic, 4)
-		before = o
-		if err == nil && sum != int64(len(first)) {
-			err = fmt.Errorf("committed offsets before restart %s: sum %d, want %d", o, sum, len(first))
-		}
-		return err
-	})
+	before, err := awaitOffsets(ctx, addr, group, topic, 4, int64(len(first)))
 	if err != nil {
-		return err
+		return fmt.Errorf("committed offsets before restart: %w", err)
 	}
 	if err := env.Nodes.StopBroker(0); err != nil {
 		return fmt.Errorf("stop broker: %w", err)

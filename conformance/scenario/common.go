@@ -17,21 +17,23 @@ import (
 
 	"github.com/sputnikmq/sputnik/conformance/javaclient"
 	"github.com/sputnikmq/sputnik/conformance/rawclient"
+	"github.com/sputnikmq/sputnik/remoting/protocol"
 	"github.com/sputnikmq/sputnik/remoting/wire"
 )
 
-// Request codes and response codes the scenarios use (Java 4.9.8
-// RequestCode / ResponseCode).
+// Request codes and response codes the scenarios use, from the protocol
+// table (remoting/protocol, checked against Java 4.9.8 RequestCode /
+// ResponseCode).
 const (
-	codePutKVConfig            = 100
-	codeGetKVConfig            = 101
-	codeDeleteKVConfig         = 102
-	codeGetRouteInfoByTopic    = 105
-	codeGetBrokerClusterInfo   = 106
-	codeGetKVListByNamespace   = 219
-	respSuccess                = 0
-	respTopicNotExist          = 17
-	respQueryNotFound          = 22
+	codePutKVConfig            = int32(protocol.ReqPutKvConfig)
+	codeGetKVConfig            = int32(protocol.ReqGetKvConfig)
+	codeDeleteKVConfig         = int32(protocol.ReqDeleteKvConfig)
+	codeGetRouteInfoByTopic    = int32(protocol.ReqGetRouteinfoByTopic)
+	codeGetBrokerClusterInfo   = int32(protocol.ReqGetBrokerClusterInfo)
+	codeGetKVListByNamespace   = int32(protocol.ReqGetKvlistByNamespace)
+	respSuccess                = int32(protocol.RespSuccess)
+	respTopicNotExist          = int32(protocol.RespTopicNotExist)
+	respQueryNotFound          = int32(protocol.RespQueryNotFound)
 	javaVersion409             = 409
 	clientGoVersion            = 317 // client-go v2 sends version 317
 	faqSuffix                  = "\nSee http://rocketmq.apache.org/docs/faq/ for further details."

@@ -74,7 +74,7 @@ func kvJavaAdmin(ctx context.Context, env *Env) error {
 		return err
 	}
 	err := env.Java.Admin(ctx, env.Namesrv, "getKVConfig", nil, ns, key)
-	if javaclient.CodeOf(err) != respQueryNotFound {
+	if javaclient.CodeOf(err) != int(respQueryNotFound) {
 		return fmt.Errorf("getKVConfig after delete: want code 22, got %v", err)
 	}
 	if want := "No config item, Namespace: " + ns + " Key: " + key; !strings.Contains(err.Error(), want) {
@@ -89,7 +89,7 @@ func kvJavaAdmin(ctx context.Context, env *Env) error {
 		return fmt.Errorf("getKVListByNamespace after delete = %v, want empty", table)
 	}
 	err = env.Java.Admin(ctx, env.Namesrv, "getKVListByNamespace", nil, "ConfNSNeverUsed")
-	if javaclient.CodeOf(err) != respQueryNotFound {
+	if javaclient.CodeOf(err) != int(respQueryNotFound) {
 		return fmt.Errorf("getKVListByNamespace of an unknown namespace: want code 22, got %v", err)
 	}
 	return nil
@@ -120,7 +120,7 @@ func kvMQAdmin(ctx context.Context, env *Env) error {
 		return fmt.Errorf("deleteKvConfig printed %q", out)
 	}
 	err = env.Java.Admin(ctx, env.Namesrv, "getKVConfig", nil, ns, key)
-	if javaclient.CodeOf(err) != respQueryNotFound {
+	if javaclient.CodeOf(err) != int(respQueryNotFound) {
 		return fmt.Errorf("after deleteKvConfig: want code 22, got %v", err)
 	}
 	env.Observe("mqadmin kv", env.Mask(first+out))

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/sputnikmq/sputnik/conformance/rawclient"
+	"github.com/sputnikmq/sputnik/remoting/protocol"
 )
 
 // masterSlave is the cluster shape of this file.
@@ -27,7 +28,7 @@ import (
 var masterSlave = Needs{Brokers: 1, Slave: true, BrokerJava: true}
 
 const (
-	codeGetAllTopicConfig = 21 // GET_ALL_TOPIC_CONFIG, what a slave syncs from its master
+	codeGetAllTopicConfig = int32(protocol.ReqGetAllTopicConfig) // what a slave syncs from its master
 	// The slave syncs its master's topic config every 10 s (SlaveSynchronize)
 	// and reconnects HA every 5 s; both start once it has registered.
 	slaveSyncTimeout = 40 * time.Second

@@ -178,7 +178,7 @@ func routeMissingRaw(ctx context.Context, env *Env) error {
 func routeMissingClients(ctx context.Context, env *Env) error {
 	const topic = "ConfNoSuchTopic2"
 	err := env.Java.Admin(ctx, env.Namesrv, "examineTopicRouteInfo", nil, topic)
-	if code := javaclient.CodeOf(err); code != respTopicNotExist {
+	if code := javaclient.CodeOf(err); code != int(respTopicNotExist) {
 		return fmt.Errorf("java examineTopicRouteInfo: want code 17, got %v", err)
 	}
 	if !strings.Contains(err.Error(), topicNotExistRemarkPrefix+topic) {
