@@ -51,10 +51,6 @@ func lockStore(root string) (*dirLock, error) {
 		_ = f.Close()
 		return nil, fmt.Errorf("store: write lock file: %w", err)
 	}
-	if err := f.Sync(); err != nil {
-		_ = f.Close()
-		return nil, fmt.Errorf("store: sync lock file: %w", err)
-	}
 	return &dirLock{f: f}, nil
 }
 
@@ -82,13 +78,29 @@ func lastExitOK(root string) (bool, error) {
 	}
 }
 
-// createAbort marks the store as running (Java createTempFile).
+// createAbort marks the store as running (Java createTempFile, which does
+// not sync either). syncAbort makes the mark durable off the start path:
+// under write-back pressure an fsync at start waits for the file system's
+// journal (measured: boot 42–178 ms instead of ~10 ms), and until it is
+// durable a power loss costs only an abnormal recovery, because any later
+// synced write commits the journal that holds the file's creation.
 func createAbort(root string) error {
 	f, err := os.OpenFile(abortPath(root), os.O_WRONLY|os.O_CREATE, 0o644)
 	if err != nil {
 		return fmt.Errorf("store: create abort file: %w", err)
 	}
-	return errors.Join(f.Sync(), f.Close(), syncDir(root))
+	return f.Close()
+}
+
+func syncAbort(root string) error {
+	f, err := os.Open(abortPath(root))
+	if err != nil {
+		return fmt.Errorf("store: sync abort file: %w", err)
+	}
+	if err := errors.Join(f.Sync(), f.Close(), syncDir(root)); err != nil {
+		return fmt.Errorf("store: sync abort file: %w", err)
+	}
+	return nil
 }
 
 // removeAbort marks a clean shutdown.

@@ -293,6 +293,11 @@ func (s *Store) Start() error {
 	if err := createAbort(s.cfg.StorePathRootDir); err != nil {
 		return err
 	}
+	s.runService(func(<-chan struct{}) {
+		if err := syncAbort(s.cfg.StorePathRootDir); err != nil {
+			s.log.WithError(err).Warn("abort file may not survive a power loss")
+		}
+	})
 	s.runService(s.reput.run)
 	s.runService(s.flushLogicsLoop)
 	s.runService(s.cleanLoop)
