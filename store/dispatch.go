@@ -3,6 +3,7 @@ package store
 import (
 	"fmt"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/sputnikmq/sputnik/compat/javalang"
 	"github.com/sputnikmq/sputnik/compat/javalang/jhash"
@@ -92,12 +93,23 @@ func tagsCodeOf(tag []byte) int64 {
 func (s *Store) buildIndex(rec *message.Record) error {
 	var uniq, keys string
 	if v, ok := message.LookupProperty(rec.Properties, message.PropUniqKey); ok {
-		uniq = javalang.DecodeUTF8(v)
+		uniq = keyView(v)
 	}
 	if v, ok := message.LookupProperty(rec.Properties, message.PropKeys); ok {
-		keys = javalang.DecodeUTF8(v)
+		keys = keyView(v)
 	}
 	return s.index.Build(rec.Topic, uniq, keys, rec.PhysicalOffset, rec.StoreTimestamp, rec.SysFlag)
+}
+
+// keyView is a property value as Java decodes it, for index.Build only:
+// valid UTF-8 (what every client sends) is viewed in place rather than
+// copied, since Build hashes its keys and keeps none of them, and the
+// record's bytes outlive the call. Anything else is decoded to a copy.
+func keyView(b []byte) string {
+	if len(b) == 0 || !utf8.Valid(b) {
+		return javalang.DecodeUTF8(b)
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // notifyArrival tells long polling about a dispatched message (Java

@@ -170,6 +170,8 @@ func (s *Service) Files() []*File {
 // duplicates included. A rolled-back transaction (sysFlag) is not
 // indexed, nor a message below the newest file's end offset (already
 // indexed: recovery re-dispatches). A full file is followed by a new one.
+// Build keeps none of its strings past the call: the store's dispatch
+// passes keys that view the record's bytes.
 func (s *Service) Build(topic, uniqKey, keys string, phyOffset, storeTimestamp int64, sysFlag int32) error {
 	f, err := s.writable()
 	if err != nil {
