@@ -43,3 +43,32 @@ func TestKeyView(t *testing.T) {
 		require.Equal(t, javalang.DecodeUTF8(b), keyView(b), "%q", b)
 	}
 }
+
+// BenchmarkDispatch is one record's whole dispatch: consume-queue unit
+// (TAGS code) and index entries (UNIQ_KEY, two KEYS).
+func BenchmarkDispatch(b *testing.B) {
+	cfg := testConfig(b.TempDir())
+	cfg.MappedFileSizeConsumeQueue = 300_000 * 20
+	cfg.MaxHashSlotNum = 1 << 16
+	cfg.MaxIndexNum = 1 << 23
+	s, err := Open(cfg, Options{Master: true})
+	require.NoError(b, err)
+	b.Cleanup(func() { _ = s.Close() })
+	recs := make([]message.Record, 1024)
+	for i := range recs {
+		recs[i] = message.Record{Topic: "BenchTopic", QueueID: int32(i % 8), TotalSize: 200, Properties: props(
+			message.PropUniqKey, "7F000001000018B4AAC2"+strconv.Itoa(100000+i),
+			message.PropKeys, "order-"+strconv.Itoa(i)+" user-"+strconv.Itoa(i%7),
+			message.PropTags, "TagA")}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		rec := &recs[i&(len(recs)-1)]
+		rec.QueueOffset = int64(i / 8)
+		rec.PhysicalOffset, rec.StoreTimestamp = int64(i)*200, 1_700_000_000_000+int64(i)
+		if _, err := s.dispatch(rec); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
