@@ -303,7 +303,7 @@ func (b *Broker) registerHandlers() {
 		Log:                  b.log.WithField("component", "clients"),
 	}
 	b.addProcessor(workers(bc.SendMessageThreadPoolNums), bc.SendThreadPoolQueueCapacity, send.register)
-	b.addProcessor(workers(bc.PullMessageThreadPoolNums), bc.PullThreadPoolQueueCapacity, pull.register)
+	b.addProcessor(workers(bc.PullMessageThreadPoolNums), bc.PullThreadPoolQueueCapacity, pull.register, pull.servedFromMemory)
 	b.addProcessor(workers(bc.ConsumerManageThreadPoolNums), bc.ConsumerManagerThreadPoolQueueCapacity,
 		(&offsetHandlers{store: b.store, offsets: b.offsets}).register)
 	b.addProcessor(workers(bc.ClientManageThreadPoolNums), bc.ClientManagerThreadPoolQueueCapacity, clientRegistrations(cl))
@@ -350,10 +350,16 @@ func workers(n int32) int { return max(int(n), 4) }
 // Like Java's executors, each pool has a bounded queue (the
 // *ThreadPoolQueueCapacity settings): a request waits for a worker rather
 // than being refused while the queue has room (SYSTEM_BUSY only beyond it).
-func (b *Broker) addProcessor(n int, queue int32, register func(handlerTable)) {
+//
+// inlineWhen, if given, picks the requests served on the read loop
+// instead (remoting.Processor.InlineWhen).
+func (b *Broker) addProcessor(n int, queue int32, register func(handlerTable), inlineWhen ...func(*wire.Command) bool) {
 	t := handlerTable{}
 	register(t)
 	proc := remoting.Processor{Handler: t.Handle, Workers: n, QueueCapacity: int(max(queue, 1))}
+	if len(inlineWhen) > 0 {
+		proc.InlineWhen = inlineWhen[0]
+	}
 	b.server.RegisterProcessor(t.Codes(), proc)
 	if _, pull := t[protocol.ReqPullMessage]; !pull {
 		b.vip.RegisterProcessor(t.Codes(), proc)

@@ -129,6 +129,13 @@ func testSendPullLongPolling(t *testing.T, conf ...string) {
 		require.Equal(t, "DefaultRegion", region)
 	}
 	dispatched(t, b, "AutoTopic", 1, 3)
+	// Which pulls may be served on the read loop: unfiltered ones of
+	// messages in memory.
+	h := &pullHandlers{store: b.store}
+	require.True(t, h.servedFromMemory(pull("AutoTopic", 1, 0, 1000, "*")))
+	require.False(t, h.servedFromMemory(pull("AutoTopic", 1, 0, 1000, "TagA")), "a tag filter may scan past maxMsgNums units")
+	require.False(t, h.servedFromMemory(pull("AutoTopic", 1, 3, 1000, "*")), "at the end: it suspends")
+	require.False(t, h.servedFromMemory(pull("AutoTopic", 7, 0, 1000, "*")), "no such queue")
 	resp := invoke(t, cl, addr, pull("AutoTopic", 1, 0, 1000, "TagA"))
 	require.EqualValues(t, protocol.RespSuccess, resp.Code)
 	require.Equal(t, "FOUND", resp.Remark)

@@ -103,6 +103,30 @@ func (h *pullHandlers) pull(_ context.Context, c *remoting.Conn, req *wire.Comma
 	return h.process(c, req, &hdr, true), nil
 }
 
+// servedFromMemory is the pull processor's InlineWhen: a pull with no
+// tag filter (the subscription is "*") of a message that exists and is in
+// memory by Java's own estimate (accessMessageInMemoryMaxRatio) runs on the
+// connection's read loop, skipping the hand-offs to a pool worker and to
+// the writer: with them the broker spent a fifth more CPU while a
+// consumer drained a backlog, and client-go drained 7% slower (twelve
+// interleaved drains each). A pull that may wait for the disk, scan past
+// maxMsgNums units for a filter, or suspend at the queue's end goes to the
+// pool as in Java.
+func (h *pullHandlers) servedFromMemory(req *wire.Command) bool {
+	var hdr protocol.PullMessageRequestHeader
+	if hdr.DecodeFrom(req) != nil || hdr.SysFlag&pullFlagClassFilter != 0 {
+		return false
+	}
+	sub := Subscription{Found: true, SubString: hdr.Subscription, ExpressionType: hdr.ExpressionType}
+	if hdr.SysFlag&pullFlagSubscription == 0 {
+		sub, _, _ = h.consumers.Subscription(hdr.ConsumerGroup, hdr.Topic)
+	}
+	if !sub.Found || sub.ExpressionType != "" && sub.ExpressionType != expressionTypeTag || !matchesAll(sub.SubString) {
+		return false
+	}
+	return h.store.InMemoryByConsumeOffset(hdr.Topic, hdr.QueueId, hdr.QueueOffset)
+}
+
 // process is processRequest; a nil answer means the request was
 // suspended or answered through the connection.
 func (h *pullHandlers) process(c *remoting.Conn, req *wire.Command, hdr *protocol.PullMessageRequestHeader, allowSuspend bool) *wire.Command {
@@ -326,8 +350,11 @@ type tagFilter struct {
 	codes map[int32]bool
 }
 
+// matchesAll reports whether a TAG subscription string takes every tag.
+func matchesAll(sub string) bool { return sub == "" || sub == "*" }
+
 func newTagFilter(sub string) *tagFilter {
-	if sub == "" || sub == "*" {
+	if matchesAll(sub) {
 		return &tagFilter{all: true}
 	}
 	f := &tagFilter{codes: map[int32]bool{}}

@@ -41,7 +41,7 @@ func (c *Conn) handleRequest(req *wire.Command) {
 		c.replyError(req, protocol.RespRequestCodeNotSupported, remark)
 	case p.RejectRequest != nil && p.RejectRequest():
 		c.replyError(req, protocol.RespSystemBusy, remarkReject)
-	case p.Inline:
+	case p.Inline || p.InlineWhen != nil && p.InlineWhen(req):
 		if resp := c.runHandler(p, req); resp != nil {
 			_ = c.push(outItem{cmd: resp, after: req})
 		}

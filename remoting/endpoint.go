@@ -10,6 +10,7 @@ import (
 	"github.com/panjf2000/ants/v2"
 
 	"github.com/sputnikmq/sputnik/remoting/protocol"
+	"github.com/sputnikmq/sputnik/remoting/wire"
 )
 
 // Processor serves a group of request codes with its own bounded pool.
@@ -42,6 +43,11 @@ type Processor struct {
 	// never full, so SYSTEM_BUSY "[OVERLOAD]…" is never answered. Pool,
 	// Workers and QueueCapacity must be left zero.
 	Inline bool
+	// InlineWhen, for a processor with a pool, picks requests to serve as
+	// Inline does: those it can tell are answered from memory without
+	// blocking (a pull whose pages are all resident). The rest go to the
+	// pool. It runs on the read loop for every request and must be cheap.
+	InlineWhen func(req *wire.Command) bool
 }
 
 type processor struct {
@@ -66,7 +72,7 @@ func (t *table) newProcessor(p Processor) *processor {
 	}
 	pr := &processor{Processor: p, pool: p.Pool}
 	if p.Inline {
-		if p.Pool != nil || p.Workers != 0 || p.QueueCapacity != 0 {
+		if p.Pool != nil || p.Workers != 0 || p.QueueCapacity != 0 || p.InlineWhen != nil {
 			panic("remoting: inline processor with a pool")
 		}
 		return pr

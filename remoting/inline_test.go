@@ -172,3 +172,35 @@ func TestInlineProcessorWithPoolPanics(t *testing.T) {
 		require.NoError(t, s.Shutdown(context.Background()))
 	}
 }
+
+// InlineWhen serves the requests it approves on the read loop and the rest
+// on the pool: with the pool's one worker held by a request, an approved
+// request is still answered, and the held one after it is let go.
+func TestInlineWhenPicksRequests(t *testing.T) {
+	hold := make(chan struct{})
+	s := startServer(t, ServerConfig{}, func(s *Server) {
+		s.RegisterProcessor([]protocol.RequestCode{codeEcho}, Processor{Workers: 1, QueueCapacity: 10,
+			InlineWhen: func(req *wire.Command) bool { return string(req.Body) != "pooled" },
+			Handler: func(ctx context.Context, c *Conn, req *wire.Command) (*wire.Command, error) {
+				if string(req.Body) == "pooled" {
+					<-hold
+				}
+				return echo(ctx, c, req)
+			}})
+	})
+	r := dialRaw(t, s)
+	pooled := request(codeEcho, 0, "pooled")
+	pooled.Opaque = 1
+	r.send(pooled)
+	inline := request(codeEcho, 0, "inline")
+	inline.Opaque = 2
+	r.send(inline)
+	resp := r.read()
+	require.Equal(t, "inline", string(resp.Body), "answered while the only worker is held")
+	close(hold)
+	resp = r.read()
+	require.Equal(t, "pooled", string(resp.Body))
+	require.Panics(t, func() {
+		(&table{}).newProcessor(Processor{Inline: true, InlineWhen: func(*wire.Command) bool { return true }, Handler: echo})
+	}, "Inline and InlineWhen together")
+}

@@ -219,6 +219,22 @@ func (s *Store) InDiskByConsumeOffset(topic string, queueID int32, offset int64)
 	return s.inDisk(u.Phy, s.cl.MaxOffset())
 }
 
+// InMemoryByConsumeOffset reports whether the message at a queue offset
+// exists and is within the share of RAM messages may use behind the log's
+// end (Java checkInDiskByCommitOffset false): a read of it should not wait
+// for the disk. Like Java's check it is an estimate, not a residency test.
+func (s *Store) InMemoryByConsumeOffset(topic string, queueID int32, offset int64) bool {
+	q := s.queue(topic, queueID)
+	if q == nil {
+		return false
+	}
+	u, err := q.Get(offset)
+	if err != nil {
+		return false
+	}
+	return !s.inDisk(u.Phy, s.cl.MaxOffset())
+}
+
 // CleanUnusedTopics destroys the consume queues of every topic keep
 // rejects, except the schedule, transaction-op and LMQ topics, and forgets
 // their queue counters (Java cleanUnusedTopic). It returns how many topics

@@ -286,3 +286,23 @@ func TestConsumeQueueExt(t *testing.T) {
 	}
 	res.Release()
 }
+
+// InMemoryByConsumeOffset is Java's in-memory estimate for a message that
+// exists; past a queue's end or of no queue it says no.
+func TestInMemoryByConsumeOffset(t *testing.T) {
+	cfg := testConfig(t.TempDir())
+	s := openStore(t, cfg)
+	checkAll(t, s, putN(t, s, 40)) // dispatched
+	max := s.MaxOffsetInQueue("Topic0", 0)
+	require.Greater(t, max, int64(1))
+	require.True(t, s.InMemoryByConsumeOffset("Topic0", 0, 0))
+	require.True(t, s.InMemoryByConsumeOffset("Topic0", 0, max-1))
+	require.False(t, s.InMemoryByConsumeOffset("Topic0", 0, max), "nothing there yet")
+	require.False(t, s.InMemoryByConsumeOffset("NoSuchTopic", 0, 0))
+	require.NoError(t, s.Close())
+
+	cfg.AccessMessageInMemoryMaxRatio = 0 // no memory for messages: all but the last are on disk
+	s = openStore(t, cfg)
+	defer s.Close()
+	require.False(t, s.InMemoryByConsumeOffset("Topic0", 0, 0))
+}
