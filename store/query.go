@@ -208,15 +208,8 @@ func (s *Store) QueryMessage(topic, key string, maxNum int, begin, end int64) *Q
 // probably out of memory (Java checkInDiskByConsumeOffset); false when
 // there is no such message.
 func (s *Store) InDiskByConsumeOffset(topic string, queueID int32, offset int64) bool {
-	q := s.queue(topic, queueID)
-	if q == nil {
-		return false
-	}
-	u, err := q.Get(offset)
-	if err != nil {
-		return false
-	}
-	return s.inDisk(u.Phy, s.cl.MaxOffset())
+	inDisk, ok := s.inDiskAt(topic, queueID, offset)
+	return ok && inDisk
 }
 
 // InMemoryByConsumeOffset reports whether the message at a queue offset
@@ -224,15 +217,22 @@ func (s *Store) InDiskByConsumeOffset(topic string, queueID int32, offset int64)
 // end (Java checkInDiskByCommitOffset false): a read of it should not wait
 // for the disk. Like Java's check it is an estimate, not a residency test.
 func (s *Store) InMemoryByConsumeOffset(topic string, queueID int32, offset int64) bool {
+	inDisk, ok := s.inDiskAt(topic, queueID, offset)
+	return ok && !inDisk
+}
+
+// inDiskAt is inDisk for the message at a queue offset; ok is false when
+// there is no such message.
+func (s *Store) inDiskAt(topic string, queueID int32, offset int64) (inDisk, ok bool) {
 	q := s.queue(topic, queueID)
 	if q == nil {
-		return false
+		return false, false
 	}
 	u, err := q.Get(offset)
 	if err != nil {
-		return false
+		return false, false
 	}
-	return !s.inDisk(u.Phy, s.cl.MaxOffset())
+	return s.inDisk(u.Phy, s.cl.MaxOffset()), true
 }
 
 // CleanUnusedTopics destroys the consume queues of every topic keep
