@@ -35,14 +35,22 @@ func Registered(body []byte, brokerName string) bool {
 	return bytes.Contains(body, []byte(`"`+brokerName+`"`))
 }
 
+// Registration brackets when a broker's registration reached the name
+// server: after After (when the last poll that did not list it was sent;
+// the start of polling if none) and by By (when the first poll that did
+// was answered). A slow name server widens the bracket.
+type Registration struct{ After, By time.Time }
+
 // WaitRegistered asks the name server for its cluster info every poll
-// until it lists brokerName, and returns when it first did.
-func WaitRegistered(ctx context.Context, namesrv, brokerName string, poll time.Duration) (time.Time, error) {
+// until it lists brokerName.
+func WaitRegistered(ctx context.Context, namesrv, brokerName string, poll time.Duration) (Registration, error) {
 	cl := remoting.NewClient(remoting.ClientConfig{})
 	defer cl.Close()
 	t := time.NewTicker(poll)
 	defer t.Stop()
+	reg := Registration{After: time.Now()}
 	for {
+		asked := time.Now()
 		req := wire.NewRequest(int32(protocol.ReqGetBrokerClusterInfo))
 		req.Serialize = wire.SerializeJSON
 		cctx, cancel := context.WithTimeout(ctx, time.Second)
@@ -53,12 +61,14 @@ func WaitRegistered(ctx context.Context, namesrv, brokerName string, poll time.D
 			ok := rep.Code == int32(protocol.RespSuccess) && Registered(rep.Body, brokerName)
 			rep.Release()
 			if ok {
-				return now, nil
+				reg.By = now
+				return reg, nil
 			}
+			reg.After = asked
 		}
 		select {
 		case <-ctx.Done():
-			return time.Time{}, fmt.Errorf("brokerbench: %s not registered with %s: %w", brokerName, namesrv, ctx.Err())
+			return reg, fmt.Errorf("brokerbench: %s not registered with %s: %w", brokerName, namesrv, ctx.Err())
 		case <-t.C:
 		}
 	}

@@ -154,6 +154,10 @@ func (r *report) printMarkdown(w io.Writer) {
 			if ir.Rate != nil && ir.Rate.Late > 0 {
 				fmt.Fprintf(w, "\n%s: %d open-loop requests went out > 1 ms late (generator behind).\n", ir.Impl, ir.Rate.Late)
 			}
+			if ir.Registered > targetRegistered {
+				fmt.Fprintf(w, "\n%s: the name server did not list the broker %.0f ms after start and did %.0f ms after it (a slow name server widens this).\n",
+					ir.Impl, ms(ir.RegisteredAfter), ms(ir.Registered))
+			}
 		}
 		fmt.Fprintln(w)
 	}

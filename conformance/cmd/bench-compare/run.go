@@ -31,9 +31,12 @@ type implRun struct {
 	Impl       cluster.Impl `json:"impl"`
 	Round      int          `json:"round"`
 	LoadBefore string       `json:"loadavgBefore"`
-	// Registered is from process start to the name server listing the broker.
-	Registered time.Duration `json:"startToRegisteredNanos"`
-	IdleRSS    int64         `json:"idleRSSBytes"`
+	// Registered is from process start to the name server listing the
+	// broker (the answer to the first poll that did); RegisteredAfter from
+	// process start to the last poll that did not, a lower bound.
+	Registered      time.Duration `json:"startToRegisteredNanos"`
+	RegisteredAfter time.Duration `json:"startToRegisteredAfterNanos"`
+	IdleRSS         int64         `json:"idleRSSBytes"`
 	// RawSend is the closed-loop raw-frame send; JavaSend the Java client's
 	// (BenchDriver) sync send; Rate the open-loop send at half Java's peak.
 	RawSend  brokerbench.SendResult `json:"rawSend"`
@@ -80,7 +83,7 @@ func (c *compare) runImpl(ctx context.Context, impl cluster.Impl, round int, rat
 	}()
 	sleepCtx(ctx, c.idle)
 	r.IdleRSS = rss.Read().RSS
-	progress("%s: registered after %v, idle RSS %.1f MiB", impl, r.Registered, mib(r.IdleRSS))
+	progress("%s: registered after %v (not yet at %v), idle RSS %.1f MiB", impl, r.Registered, r.RegisteredAfter, mib(r.IdleRSS))
 	for _, t := range []string{sendTopic, consumeTopic} {
 		r.fail("create topic "+t, brokerbench.CreateTopic(ctx, node.Addr(), t, benchQueues))
 	}
@@ -107,13 +110,13 @@ func (c *compare) startBroker(ctx context.Context, impl cluster.Impl, name strin
 	pctx, cancel := context.WithTimeout(ctx, 90*time.Second)
 	defer cancel()
 	type reg struct {
-		at  time.Time
+		brokerbench.Registration
 		err error
 	}
 	regc := make(chan reg, 1)
 	go func() {
-		at, err := brokerbench.WaitRegistered(pctx, c.namesrv.Addr(), name, 2*time.Millisecond)
-		regc <- reg{at, err}
+		r, err := brokerbench.WaitRegistered(pctx, c.namesrv.Addr(), name, 2*time.Millisecond)
+		regc <- reg{r, err}
 	}()
 	t0 := time.Now()
 	extra := maps.Clone(c.brokerExtra)
@@ -130,7 +133,8 @@ func (c *compare) startBroker(ctx context.Context, impl cluster.Impl, name strin
 	if g.err != nil {
 		return node, rss, g.err
 	}
-	r.Registered = g.at.Sub(bannerTime(node.StdoutPath(), t0))
+	start := bannerTime(node.StdoutPath(), t0)
+	r.Registered, r.RegisteredAfter = g.By.Sub(start), max(g.After.Sub(start), 0)
 	return node, rss, nil
 }
 
