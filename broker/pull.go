@@ -117,11 +117,8 @@ func (h *pullHandlers) servedFromMemory(req *wire.Command) bool {
 	if hdr.DecodeFrom(req) != nil || hdr.SysFlag&pullFlagClassFilter != 0 {
 		return false
 	}
-	sub := Subscription{Found: true, SubString: hdr.Subscription, ExpressionType: hdr.ExpressionType}
-	if hdr.SysFlag&pullFlagSubscription == 0 {
-		sub, _, _ = h.consumers.Subscription(hdr.ConsumerGroup, hdr.Topic)
-	}
-	if !sub.Found || sub.ExpressionType != "" && sub.ExpressionType != expressionTypeTag || !matchesAll(sub.SubString) {
+	sub, _, _ := h.subscriptionOf(&hdr)
+	if !sub.Found || expressionType(sub) != expressionTypeTag || !matchesAll(sub.SubString) {
 		return false
 	}
 	return h.store.InMemoryByConsumeOffset(hdr.Topic, hdr.QueueId, hdr.QueueOffset)
@@ -185,27 +182,20 @@ func (h *pullHandlers) check(c *remoting.Conn, resp *wire.Command, hdr *protocol
 // subscription builds the filter from the request's subscription or from
 // the group's heartbeats.
 func (h *pullHandlers) subscription(resp *wire.Command, hdr *protocol.PullMessageRequestHeader, sg config.SubscriptionGroupConfig) (*tagFilter, *wire.Command) {
-	var sub Subscription
-	if hdr.SysFlag&pullFlagSubscription != 0 {
-		sub = Subscription{Found: true, SubString: hdr.Subscription, ExpressionType: hdr.ExpressionType}
-	} else {
-		s, known, broadcast := h.consumers.Subscription(hdr.ConsumerGroup, hdr.Topic)
+	sub, known, broadcast := h.subscriptionOf(hdr)
+	if hdr.SysFlag&pullFlagSubscription == 0 {
 		switch {
 		case !known:
 			return nil, fail(resp, protocol.RespSubscriptionNotExist, "the consumer's group info not exist"+protocol.FAQSuggestTodo)
 		case !sg.ConsumeBroadcastEnable && broadcast:
 			return nil, fail(resp, protocol.RespNoPermission, "the consumer group["+hdr.ConsumerGroup+"] can not consume by broadcast way")
-		case !s.Found:
+		case !sub.Found:
 			return nil, fail(resp, protocol.RespSubscriptionNotExist, "the consumer's subscription not exist"+protocol.FAQSuggestTodo)
-		case s.SubVersion < hdr.SubVersion:
+		case sub.SubVersion < hdr.SubVersion:
 			return nil, fail(resp, protocol.RespSubscriptionNotLatest, "the consumer's subscription not latest")
 		}
-		sub = s
 	}
-	typ := sub.ExpressionType
-	if typ == "" {
-		typ = expressionTypeTag
-	}
+	typ := expressionType(sub)
 	if typ != expressionTypeTag && !h.set.EnablePropertyFilter {
 		return nil, fail(resp, protocol.RespSystemError, "The broker does not support consumer to filter message by "+typ)
 	}
@@ -213,6 +203,24 @@ func (h *pullHandlers) subscription(resp *wire.Command, hdr *protocol.PullMessag
 		return nil, fail(resp, protocol.RespSystemError, "The broker does not support consumer to filter message by "+typ) // SQL92 filtering: not built yet
 	}
 	return newTagFilter(sub.SubString), nil
+}
+
+// subscriptionOf is the subscription a pull asks for: the request's own
+// when its sysflag says it carries one, else its group's from the
+// heartbeats (with whether the group is known and consumes by broadcast).
+func (h *pullHandlers) subscriptionOf(hdr *protocol.PullMessageRequestHeader) (sub Subscription, known, broadcast bool) {
+	if hdr.SysFlag&pullFlagSubscription != 0 {
+		return Subscription{Found: true, SubString: hdr.Subscription, ExpressionType: hdr.ExpressionType}, true, false
+	}
+	return h.consumers.Subscription(hdr.ConsumerGroup, hdr.Topic)
+}
+
+// expressionType is a subscription's filter type; none means TAG.
+func expressionType(sub Subscription) string {
+	if sub.ExpressionType == "" {
+		return expressionTypeTag
+	}
+	return sub.ExpressionType
 }
 
 // answer turns the store's result into the response (Java's two switch

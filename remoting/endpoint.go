@@ -45,8 +45,9 @@ type Processor struct {
 	Inline bool
 	// InlineWhen, for a processor with a pool, picks requests to serve as
 	// Inline does: those it can tell are answered from memory without
-	// blocking (a pull whose pages are all resident). The rest go to the
-	// pool. It runs on the read loop for every request and must be cheap.
+	// blocking (the broker's pulls of messages in memory). The rest go to
+	// the pool. It runs on the read loop for every request and must be
+	// cheap.
 	InlineWhen func(req *wire.Command) bool
 }
 

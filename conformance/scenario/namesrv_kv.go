@@ -75,7 +75,7 @@ func kvJavaAdmin(ctx context.Context, env *Env) error {
 	}
 	err := env.Java.Admin(ctx, env.Namesrv, "getKVConfig", nil, ns, key)
 	if javaclient.CodeOf(err) != int(respQueryNotFound) {
-		return fmt.Errorf("getKVConfig after delete: want code 22, got %v", err)
+		return fmt.Errorf("getKVConfig after delete: want code %d, got %v", respQueryNotFound, err)
 	}
 	if want := "No config item, Namespace: " + ns + " Key: " + key; !strings.Contains(err.Error(), want) {
 		return fmt.Errorf("getKVConfig after delete: %v lacks %q", err, want)
@@ -90,7 +90,7 @@ func kvJavaAdmin(ctx context.Context, env *Env) error {
 	}
 	err = env.Java.Admin(ctx, env.Namesrv, "getKVListByNamespace", nil, "ConfNSNeverUsed")
 	if javaclient.CodeOf(err) != int(respQueryNotFound) {
-		return fmt.Errorf("getKVListByNamespace of an unknown namespace: want code 22, got %v", err)
+		return fmt.Errorf("getKVListByNamespace of an unknown namespace: want code %d, got %v", respQueryNotFound, err)
 	}
 	return nil
 }
@@ -121,7 +121,7 @@ func kvMQAdmin(ctx context.Context, env *Env) error {
 	}
 	err = env.Java.Admin(ctx, env.Namesrv, "getKVConfig", nil, ns, key)
 	if javaclient.CodeOf(err) != int(respQueryNotFound) {
-		return fmt.Errorf("after deleteKvConfig: want code 22, got %v", err)
+		return fmt.Errorf("after deleteKvConfig: want code %d, got %v", respQueryNotFound, err)
 	}
 	env.Observe("mqadmin kv", env.Mask(first+out))
 	return nil

@@ -179,7 +179,7 @@ func routeMissingClients(ctx context.Context, env *Env) error {
 	const topic = "ConfNoSuchTopic2"
 	err := env.Java.Admin(ctx, env.Namesrv, "examineTopicRouteInfo", nil, topic)
 	if code := javaclient.CodeOf(err); code != int(respTopicNotExist) {
-		return fmt.Errorf("java examineTopicRouteInfo: want code 17, got %v", err)
+		return fmt.Errorf("java examineTopicRouteInfo: want code %d, got %v", respTopicNotExist, err)
 	}
 	if !strings.Contains(err.Error(), topicNotExistRemarkPrefix+topic) {
 		return fmt.Errorf("java examineTopicRouteInfo: remark lacks %q: %v", topicNotExistRemarkPrefix+topic, err)
