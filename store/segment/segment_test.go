@@ -208,3 +208,43 @@ func TestPrefaultInPartialLastPage(t *testing.T) {
 	s.SetWrote(testSize + 50)
 	require.NotPanics(t, func() { s.Prefault(1 << 20) })
 }
+
+// Appends racing the background prefault, which writes zeros ahead of the
+// write position, keep every byte they wrote: records of every size from a
+// few bytes to more than a prefault step, a small window so that appends
+// keep overtaking it, and the file read back through read(2) at the end.
+func TestPrefaultZerosNeverOverwriteAppends(t *testing.T) {
+	const size, window = 16 << 20, 3 * prefaultStep
+	s, err := Create(OS, t.TempDir(), 0, size)
+	require.NoError(t, err)
+	defer s.Close()
+	want := make([]byte, 0, size)
+	for i := 0; ; i++ {
+		n := 1 + (i*7919)%(prefaultStep+PageSize)
+		if int64(len(want)+n) > size {
+			break
+		}
+		b := byte(i%251 + 1)
+		_, err := s.Append(n, func(p []byte) {
+			for j := range p {
+				p[j] = b
+			}
+		})
+		require.NoError(t, err)
+		want = append(want, make([]byte, n)...)
+		for j := len(want) - n; j < len(want); j++ {
+			want[j] = b
+		}
+		s.Prefault(window)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for s.prefaulting.Load() {
+		require.True(t, time.Now().Before(deadline), "prefault did not finish")
+		time.Sleep(time.Millisecond)
+	}
+	got := make([]byte, size)
+	_, err = s.f.ReadAt(got, 0)
+	require.NoError(t, err)
+	require.Equal(t, want, got[:len(want)], "appended bytes")
+	require.Equal(t, make([]byte, size-len(want)), got[len(want):], "bytes past the write position")
+}
