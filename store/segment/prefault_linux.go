@@ -38,3 +38,13 @@ func adviseNoReadahead(b []byte) {
 
 // adviseNormal restores the default readahead for b.
 func adviseNormal(b []byte) { _ = syscall.Madvise(b, syscall.MADV_NORMAL) }
+
+// dropMapping takes b's pages out of this process's page tables
+// (MADV_DONTNEED, one TLB flush for the range): a shared file mapping keeps
+// their contents, dirty or not, in the page cache, and the next access
+// maps them again.
+func dropMapping(b []byte) {
+	if len(b) > 0 {
+		_ = syscall.Madvise(b, syscall.MADV_DONTNEED)
+	}
+}

@@ -7,3 +7,5 @@ func populate([]byte) {}
 func adviseNoReadahead([]byte) {}
 
 func adviseNormal([]byte) {}
+
+func dropMapping([]byte) {}

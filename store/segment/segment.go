@@ -523,6 +523,16 @@ func (s *Segment) Flush(leastPages int) (int64, error) {
 // write back the zero pages prefaulted past the write position, cleaning
 // them so that the appender faults on each again, now behind the journal.
 // A segment changed in place (WriteAt) syncs the whole file.
+//
+// Before the msync, the whole pages of the range leave this process's
+// page tables (one madvise): the writer is done with them, and writing
+// back a page still mapped writable makes the kernel write-protect it
+// and flush every CPU's TLB, one inter-processor interrupt per page. On
+// a VM that cost more than the appends themselves: 64 KiB appends spent
+// 34% of the CPU in those interrupts and ran 2.0-2.9x faster without them
+// (interleaved pairs). Readers fault the pages back in from the page
+// cache, 16 at a time. A staged segment is written with pwrite(2) and
+// mapped read-only by readers, which writeback leaves alone.
 func (s *Segment) sync(from, to int64) error {
 	if c, ok := s.f.(syncChecker); ok {
 		if err := c.checkSync(); err != nil {
@@ -532,7 +542,11 @@ func (s *Segment) sync(from, to int64) error {
 	if s.inPlace.Load() {
 		return s.f.Sync()
 	}
-	return syncRange(s.f, s.data[from&^(PageSize-1):to])
+	lo := from &^ (PageSize - 1)
+	if !s.staged.Load() {
+		dropMapping(s.data[lo : to&^(PageSize-1)])
+	}
+	return syncRange(s.f, s.data[lo:to])
 }
 
 // ModTime is the file's last modification time (Java uses it to expire
