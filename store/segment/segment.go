@@ -110,6 +110,7 @@ type Segment struct {
 	// reaches past prefaulted.
 	prefaulted  atomic.Int64
 	prefaulting atomic.Bool
+	prefaultOn  atomic.Bool // Prefault was called: appends zero what it has not
 	zeroMu      sync.Mutex
 
 	refs      atomic.Int64 // 1 for the owner plus one per reader
@@ -317,10 +318,16 @@ func (s *Segment) Append(n int, fill func(b []byte)) (int64, error) {
 		return 0, err
 	}
 	end := pos + int64(n)
-	if s.prefaulting.Load() && end > s.prefaulted.Load() {
-		// The prefault may be writing zeros where this goes.
+	if s.prefaultOn.Load() && end > s.prefaulted.Load() {
+		// Past the prefault: it may be writing zeros there now. A large
+		// record it fell behind brings its pages in itself, the same way.
 		s.zeroMu.Lock()
 		defer s.zeroMu.Unlock()
+		if n >= inlineZeroMin {
+			if from, to := s.zeroUpTo(pos, end); from < to {
+				populate(s.data[from:to])
+			}
+		}
 	}
 	fill(s.data[pos:end:end])
 	s.wrote.Store(end)
@@ -407,6 +414,10 @@ func (s *Segment) Bytes(off, n int64) ([]byte, error) {
 // 8 MiB at once held a CPU for ~20 ms).
 const prefaultStep = 256 << 10
 
+// inlineZeroMin is the smallest append that zeros pages the prefault has
+// not reached itself (see Prefault).
+const inlineZeroMin = 32 << 10
+
 // zeroStep is the source of the zeros a prefault step writes.
 var zeroStep [prefaultStep]byte
 
@@ -427,9 +438,16 @@ var zeroStep [prefaultStep]byte
 // cache as write(2) does). The bytes past the write position are zeros
 // either way: the file is preallocated, and a reopened segment's bytes
 // past its recovered end are overwritten by the next appends anyway.
+//
+// An append of inlineZeroMin bytes or more that reaches past the prefault
+// zeros its own pages the same way first, instead of faulting them in
+// through the mapping (64 KiB appends: 11 of 14 interleaved pairs faster,
+// the slow runs 1.1-1.2 GB/s before and 1.4-1.8 after); smaller ones fault
+// them in, which measured no different.
 func (s *Segment) Prefault(window int64) {
 	w := s.wrote.Load()
 	done := s.prefaulted.Load()
+	s.prefaultOn.Store(true)
 	if done >= s.size || done-w > window-prefaultStep || !s.prefaulting.CompareAndSwap(false, true) {
 		return
 	}
@@ -470,14 +488,29 @@ func (s *Segment) zeroAhead(window int64) (from, to int64, ok bool) {
 	s.zeroMu.Lock()
 	defer s.zeroMu.Unlock()
 	w := s.wrote.Load()
-	from = max(s.prefaulted.Load(), (w+PageSize-1)&^(PageSize-1))
-	if from >= min(w+window, s.size) {
+	next := max(s.prefaulted.Load(), (w+PageSize-1)&^(PageSize-1))
+	if next >= min(w+window, s.size) {
 		return 0, 0, false
 	}
-	to = min(from+prefaultStep, s.size)
-	_, _ = s.f.WriteAt(zeroStep[:to-from], from)
-	s.prefaulted.Store(to)
+	from, to = s.zeroUpTo(w, next+1)
 	return from, to, true
+}
+
+// zeroUpTo writes zeros in whole steps from the page after pos (or from
+// prefaulted, if further) until past end, and returns the range written
+// (empty when end was already covered). The caller holds zeroMu, and pos
+// is the write position or past it.
+func (s *Segment) zeroUpTo(pos, end int64) (from, to int64) {
+	from = max(s.prefaulted.Load(), (pos+PageSize-1)&^(PageSize-1))
+	for to = from; to < min(end, s.size); {
+		next := min(to+prefaultStep, s.size)
+		_, _ = s.f.WriteAt(zeroStep[:next-to], to)
+		to = next
+	}
+	if to > from {
+		s.prefaulted.Store(to)
+	}
+	return from, to
 }
 
 // IsFlushable reports whether Flush(leastPages) would write anything, as

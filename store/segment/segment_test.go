@@ -1,6 +1,7 @@
 package segment
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -247,4 +248,38 @@ func TestPrefaultZerosNeverOverwriteAppends(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, want, got[:len(want)], "appended bytes")
 	require.Equal(t, make([]byte, size-len(want)), got[len(want):], "bytes past the write position")
+}
+
+// A large record appended after small ones have run past a prefault that
+// stopped is zeroed by the append itself, from the page after the write
+// position: the small records before it survive.
+func TestLargeAppendPastStoppedPrefault(t *testing.T) {
+	s, err := Create(OS, t.TempDir(), 0, 4<<20)
+	require.NoError(t, err)
+	defer s.Close()
+	var want []byte
+	put := func(n int, b byte) {
+		_, err := s.Append(n, func(p []byte) {
+			for i := range p {
+				p[i] = b
+			}
+		})
+		require.NoError(t, err)
+		want = append(want, bytes.Repeat([]byte{b}, n)...)
+	}
+	put(100, 1)
+	s.Prefault(prefaultStep)
+	for s.prefaulting.Load() {
+		time.Sleep(time.Millisecond)
+	}
+	for i := 0; s.Wrote() < s.prefaulted.Load()+3*PageSize+123; i++ {
+		put(1000, byte(2+i%200))
+	}
+	put(inlineZeroMin+5000, 255)
+	require.GreaterOrEqual(t, s.prefaulted.Load(), s.Wrote(), "the large append zeroed its pages")
+	got := make([]byte, len(want)+PageSize)
+	_, err = s.f.ReadAt(got, 0)
+	require.NoError(t, err)
+	require.Equal(t, want, got[:len(want)])
+	require.Equal(t, make([]byte, PageSize), got[len(want):])
 }
