@@ -269,9 +269,7 @@ func TestLargeAppendPastStoppedPrefault(t *testing.T) {
 	}
 	put(100, 1)
 	s.Prefault(prefaultStep)
-	for s.prefaulting.Load() {
-		time.Sleep(time.Millisecond)
-	}
+	require.Eventually(t, func() bool { return !s.prefaulting.Load() }, 10*time.Second, time.Millisecond, "prefault did not finish")
 	for i := 0; s.Wrote() < s.prefaulted.Load()+3*PageSize+123; i++ {
 		put(1000, byte(2+i%200))
 	}
