@@ -127,6 +127,7 @@ func Open(cfg Config) (*CommitLog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("commitlog: load %s: %w", cfg.Dir, err)
 	}
+	q.CreateAhead()
 	c := &CommitLog{cfg: cfg, q: q, queueOffsets: make(map[string]int64)}
 	c.flush = newFlusher(c)
 	if cfg.Staged && !cfg.SyncFlush {

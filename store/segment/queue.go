@@ -32,6 +32,21 @@ type Queue struct {
 
 	flushedWhere atomic.Int64 // store offset flushed so far (Java flushedWhere)
 	stamp        atomic.Int64 // store time of the last full flush
+
+	// ahead is set by CreateAhead. next is the segment being created
+	// ahead of need (guarded by mu); nextBase is its base, or -1.
+	ahead    atomic.Bool
+	next     *nextSegment
+	nextBase atomic.Int64
+}
+
+// nextSegment is a segment created in the background; done is closed
+// when seg or err is set.
+type nextSegment struct {
+	base int64
+	done chan struct{}
+	seg  *Segment
+	err  error
 }
 
 // Placer returns the directory the new segment starting at base is
@@ -56,6 +71,7 @@ func OpenQueueDirs(fsys FS, dirs []string, size int64, place Placer) (*Queue, er
 	}
 	q := &Queue{fsys: fsys, dir: dirs[0], place: place, size: size}
 	q.segs.Store(&[]*Segment{})
+	q.nextBase.Store(-1)
 	var paths []string
 	for _, dir := range dirs {
 		entries, err := fsys.ReadDir(dir)
@@ -207,6 +223,11 @@ func (q *Queue) Find(off int64) *Segment {
 // startOffset (Java getLastMappedFile(startOffset, true)).
 func (q *Queue) LastForAppend(startOffset int64) (*Segment, error) {
 	if s := q.Last(); s != nil && !s.Full() {
+		if q.ahead.Load() && q.nextBase.Load() != s.End() {
+			q.mu.Lock()
+			q.createNext(s.End())
+			q.mu.Unlock()
+		}
 		return s, nil
 	}
 	q.mu.Lock()
@@ -219,6 +240,34 @@ func (q *Queue) LastForAppend(startOffset int64) (*Segment, error) {
 		}
 		base = segs[n-1].End()
 	}
+	s, err := q.takeNext(base)
+	if err != nil {
+		return nil, err
+	}
+	next := append(slices.Clip(segs), s)
+	q.segs.Store(&next)
+	q.createNext(s.End())
+	return s, nil
+}
+
+// CreateAhead makes the queue create each next segment in the background
+// while the one before it is written, as Java's AllocateMappedFileService
+// does for the commit log. Otherwise the appender that fills a segment
+// creates the next one itself: reserving its blocks, mapping it and
+// syncing the directory. That is usually quick, but on a disk busy with
+// writeback the block allocator waits for bitmap reads queued behind it,
+// and a 1 GiB commit-log segment held the appender (and every producer)
+// for up to 0.27 s here.
+//
+// The segment made ahead is a file of the configured size, full of zeros,
+// under its own name, as Java's is: a load after a crash finds it and
+// recovery removes it as a segment past the end of the log (Java's
+// truncateDirtyFiles, and Sputnik's TruncateDirty, do so). Close removes it.
+func (q *Queue) CreateAhead() { q.ahead.Store(true) }
+
+// create makes the segment starting at base in the directory the placer
+// picks.
+func (q *Queue) create(base int64) (*Segment, error) {
 	dir := q.dir
 	if q.place != nil {
 		var err error
@@ -226,13 +275,57 @@ func (q *Queue) LastForAppend(startOffset int64) (*Segment, error) {
 			return nil, err
 		}
 	}
-	s, err := Create(q.fsys, dir, base, q.size)
-	if err != nil {
-		return nil, err
+	return Create(q.fsys, dir, base, q.size)
+}
+
+// createNext starts creating the segment at base in the background unless
+// that is under way or done, dropping one made ahead for another base. mu
+// is held.
+func (q *Queue) createNext(base int64) {
+	if !q.ahead.Load() || (q.next != nil && q.next.base == base) {
+		return
 	}
-	next := append(slices.Clip(segs), s)
-	q.segs.Store(&next)
-	return s, nil
+	_ = q.dropNext()
+	n := &nextSegment{base: base, done: make(chan struct{})}
+	q.next = n
+	q.nextBase.Store(base)
+	go func() {
+		defer close(n.done)
+		n.seg, n.err = q.create(base)
+	}()
+}
+
+// takeNext returns the segment at base: the one made ahead when it is
+// that one and was made, or a new one. mu is held.
+func (q *Queue) takeNext(base int64) (*Segment, error) {
+	if n := q.next; n != nil && n.base == base {
+		q.next = nil
+		q.nextBase.Store(-1)
+		<-n.done
+		if n.err == nil {
+			return n.seg, nil
+		}
+		// Made ahead and failed (a full disk, say): try again now and
+		// report what this attempt gets.
+	}
+	_ = q.dropNext()
+	return q.create(base)
+}
+
+// dropNext waits for the segment being made ahead and removes it. mu is
+// held.
+func (q *Queue) dropNext() error {
+	n := q.next
+	if n == nil {
+		return nil
+	}
+	q.next = nil
+	q.nextBase.Store(-1)
+	<-n.done
+	if n.seg == nil {
+		return nil
+	}
+	return n.seg.Destroy(q.fsys)
 }
 
 // View is a reference-counted window of written bytes in one segment.
@@ -324,7 +417,7 @@ func (q *Queue) TruncateDirty(off int64) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	var keep []*Segment
-	var errs []error
+	errs := []error{q.dropNext()}
 	for _, s := range q.Segments() {
 		switch {
 		case s.End() <= off:
@@ -380,7 +473,7 @@ func ExpiredBefore(t time.Time) func(*Segment) bool {
 func (q *Queue) Destroy() error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	var errs []error
+	errs := []error{q.dropNext()}
 	for _, s := range q.Segments() {
 		errs = append(errs, s.Destroy(q.fsys))
 	}
@@ -390,10 +483,11 @@ func (q *Queue) Destroy() error {
 }
 
 // Close unmaps every segment (after its readers release) and keeps the
-// files.
+// files, except a segment made ahead (CreateAhead), which holds no data.
 func (q *Queue) Close() {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	_ = q.dropNext()
 	closeAll(q.Segments())
 	q.segs.Store(&[]*Segment{})
 }
