@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -114,9 +113,10 @@ func verifyAcked(t *testing.T, root string, acked map[int64]ack, round int, star
 	// The commit-log segment made ahead of need (segment.Queue.CreateAhead)
 	// when the writer was killed is gone: recovery removes files past the
 	// end of the log, as Java's does with its pre-allocated ones.
-	files, err := os.ReadDir(filepath.Join(root, "commitlog"))
+	cfg := testConfig(root)
+	files, err := os.ReadDir(cfg.CommitLogPaths()[0])
 	require.NoError(t, err)
-	size := int64(testConfig(root).MappedFileSizeCommitLog)
+	size := int64(cfg.MappedFileSizeCommitLog)
 	require.LessOrEqual(t, int64(len(files)), max(1, (s.MaxPhyOffset()+size-1)/size), "round %d: commit-log files past the end", round)
 	for _, a := range acked {
 		res, err := s.GetMessage("G", "Crash", int32(a.seq%2), a.queueOffset, 1, nil)

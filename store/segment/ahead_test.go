@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -24,11 +23,6 @@ func mark(t *testing.T, path string) {
 	_, err = f.WriteAt([]byte{'z'}, testSize-1)
 	require.NoError(t, err)
 	require.NoError(t, f.Close())
-}
-
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	require.Eventually(t, cond, 10*time.Second, time.Millisecond, what)
 }
 
 // With CreateAhead the segment after the one being written is made in the
@@ -95,14 +89,13 @@ func TestCreateAheadFailureIsRetriedAtTheRoll(t *testing.T) {
 		require.NoError(t, q.TruncateDirty(seg*testSize+1)) // drops the one made with space
 		appendN(t, q, testSize-1, 'b')                      // starts making the next ahead, which fails
 		waitFor(t, "the failed attempt is done", func() bool {
-			q.mu.Lock()
-			defer q.mu.Unlock()
-			if q.next == nil {
+			n := q.next.Load()
+			if n == nil {
 				return false
 			}
 			select {
-			case <-q.next.done:
-				return q.next.err != nil
+			case <-n.done:
+				return n.err != nil
 			default:
 				return false
 			}

@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"syscall"
 	"testing"
-	"time"
 	"unsafe"
 )
 
@@ -34,13 +33,7 @@ func prefaulted(t *testing.T, size, window int64, first int) *Segment {
 		t.Fatal(err)
 	}
 	s.Prefault(window)
-	deadline := time.Now().Add(10 * time.Second)
-	for s.prefaulting.Load() || s.prefaulted.Load() == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("prefault did not finish")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	waitFor(t, "prefault finished", func() bool { return prefaultDone(s)() && s.prefaulted.Load() > 0 })
 	return s
 }
 

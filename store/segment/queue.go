@@ -34,10 +34,10 @@ type Queue struct {
 	stamp        atomic.Int64 // store time of the last full flush
 
 	// ahead is set by CreateAhead. next is the segment being created
-	// ahead of need (guarded by mu); nextBase is its base, or -1.
-	ahead    atomic.Bool
-	next     *nextSegment
-	nextBase atomic.Int64
+	// ahead of need; it is changed under mu and read without it by the
+	// appender's fast path.
+	ahead atomic.Bool
+	next  atomic.Pointer[nextSegment]
 }
 
 // nextSegment is a segment created in the background; done is closed
@@ -71,7 +71,6 @@ func OpenQueueDirs(fsys FS, dirs []string, size int64, place Placer) (*Queue, er
 	}
 	q := &Queue{fsys: fsys, dir: dirs[0], place: place, size: size}
 	q.segs.Store(&[]*Segment{})
-	q.nextBase.Store(-1)
 	var paths []string
 	for _, dir := range dirs {
 		entries, err := fsys.ReadDir(dir)
@@ -223,7 +222,7 @@ func (q *Queue) Find(off int64) *Segment {
 // startOffset (Java getLastMappedFile(startOffset, true)).
 func (q *Queue) LastForAppend(startOffset int64) (*Segment, error) {
 	if s := q.Last(); s != nil && !s.Full() {
-		if q.ahead.Load() && q.nextBase.Load() != s.End() {
+		if n := q.next.Load(); q.ahead.Load() && (n == nil || n.base != s.End()) {
 			q.mu.Lock()
 			q.createNext(s.End())
 			q.mu.Unlock()
@@ -282,13 +281,12 @@ func (q *Queue) create(base int64) (*Segment, error) {
 // that is under way or done, dropping one made ahead for another base. mu
 // is held.
 func (q *Queue) createNext(base int64) {
-	if !q.ahead.Load() || (q.next != nil && q.next.base == base) {
+	if n := q.next.Load(); !q.ahead.Load() || (n != nil && n.base == base) {
 		return
 	}
 	_ = q.dropNext()
 	n := &nextSegment{base: base, done: make(chan struct{})}
-	q.next = n
-	q.nextBase.Store(base)
+	q.next.Store(n)
 	go func() {
 		defer close(n.done)
 		n.seg, n.err = q.create(base)
@@ -298,9 +296,8 @@ func (q *Queue) createNext(base int64) {
 // takeNext returns the segment at base: the one made ahead when it is
 // that one and was made, or a new one. mu is held.
 func (q *Queue) takeNext(base int64) (*Segment, error) {
-	if n := q.next; n != nil && n.base == base {
-		q.next = nil
-		q.nextBase.Store(-1)
+	if n := q.next.Load(); n != nil && n.base == base {
+		q.next.Store(nil)
 		<-n.done
 		if n.err == nil {
 			return n.seg, nil
@@ -315,12 +312,10 @@ func (q *Queue) takeNext(base int64) (*Segment, error) {
 // dropNext waits for the segment being made ahead and removes it. mu is
 // held.
 func (q *Queue) dropNext() error {
-	n := q.next
+	n := q.next.Swap(nil)
 	if n == nil {
 		return nil
 	}
-	q.next = nil
-	q.nextBase.Store(-1)
 	<-n.done
 	if n.seg == nil {
 		return nil

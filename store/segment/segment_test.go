@@ -27,6 +27,15 @@ func appendN(t *testing.T, q *Queue, n int, fill byte) int64 {
 	return s.Base() + pos
 }
 
+// waitFor polls cond until it holds, failing the test after 10 s.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	require.Eventually(t, cond, 10*time.Second, time.Millisecond, what)
+}
+
+// prefaultDone is a waitFor condition: no background prefault runs.
+func prefaultDone(s *Segment) func() bool { return func() bool { return !s.prefaulting.Load() } }
+
 func TestFileNames(t *testing.T) {
 	require.Equal(t, "00000000001073741824", FileName(1<<30))
 	for _, bad := range []string{"", "123", "0000000000000000000x", "-0000000000000000001", "000000000000000000000"} {
@@ -238,11 +247,7 @@ func TestPrefaultZerosNeverOverwriteAppends(t *testing.T) {
 		}
 		s.Prefault(window)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for s.prefaulting.Load() {
-		require.True(t, time.Now().Before(deadline), "prefault did not finish")
-		time.Sleep(time.Millisecond)
-	}
+	waitFor(t, "prefault finished", prefaultDone(s))
 	got := make([]byte, size)
 	_, err = s.f.ReadAt(got, 0)
 	require.NoError(t, err)
@@ -269,7 +274,7 @@ func TestLargeAppendPastStoppedPrefault(t *testing.T) {
 	}
 	put(100, 1)
 	s.Prefault(prefaultStep)
-	require.Eventually(t, func() bool { return !s.prefaulting.Load() }, 10*time.Second, time.Millisecond, "prefault did not finish")
+	waitFor(t, "prefault finished", prefaultDone(s))
 	for i := 0; s.Wrote() < s.prefaulted.Load()+3*PageSize+123; i++ {
 		put(1000, byte(2+i%200))
 	}
