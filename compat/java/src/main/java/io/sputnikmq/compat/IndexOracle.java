@@ -136,7 +136,7 @@ public final class IndexOracle {
                     out.println("files " + files(svc).size());
                     break;
                 case "files":
-                    Thread.sleep(300); // let FlushIndexFileThread update the checkpoint
+                    awaitIndexFlushes();
                     for (IndexFile f : files(svc)) {
                         out.println("file " + f.getFileName() + " " + f.getBeginTimestamp() + " "
                             + f.getEndTimestamp() + " " + f.getEndPhyOffset());
@@ -145,6 +145,19 @@ public final class IndexOracle {
                     break;
                 default:
                     Util.die("unknown command " + p[0], null);
+            }
+        }
+    }
+
+    /**
+     * Waits for the FlushIndexFileThread threads IndexService starts when a file fills (they flush it and then move the
+     * checkpoint's index timestamp). They are started before buildIndex returns, so every one the script caused is
+     * found here. A fixed sleep was not always long enough on a loaded machine.
+     */
+    private static void awaitIndexFlushes() throws InterruptedException {
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().equals("FlushIndexFileThread")) {
+                t.join();
             }
         }
     }
