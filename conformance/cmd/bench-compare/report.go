@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/sputnikmq/sputnik/tools/brokerbench"
@@ -53,7 +54,10 @@ func (r *report) complete() bool {
 
 // row is one line of a round's table.
 type row struct {
-	name       string
+	name string
+	// key names a targeted metric across rounds (the summary), where
+	// name may carry the round's own rate.
+	key        string
 	java, sput float64
 	unit       string
 	// higher: bigger is better; target is the ratio (or absolute bound
@@ -63,27 +67,58 @@ type row struct {
 	abs    bool
 }
 
-func (w row) verdict() (ratio string, result string) {
-	r := 0.0
-	if w.java > 0 {
-		r = w.sput / w.java
-		ratio = fmt.Sprintf("%.2f×", r)
-	} else {
-		ratio = "–"
+// value is what the target applies to: Sputnik's own value for an
+// absolute bound, else the ratio Sputnik/Java (0 when Java measured
+// nothing).
+func (w row) value() float64 {
+	switch {
+	case w.abs:
+		return w.sput
+	case w.java > 0:
+		return w.sput / w.java
 	}
+	return 0
+}
+
+// met reports whether the row reaches its target; measured is false when
+// it has no target or a side it needs measured nothing (a zero).
+func (w row) met() (ok, measured bool) {
+	switch {
+	case w.target == 0, w.sput <= 0, !w.abs && w.java <= 0:
+		return false, false
+	case w.abs:
+		return w.sput <= w.target, true
+	case w.higher:
+		return w.value() >= w.target, true
+	}
+	return w.value() <= w.target, true
+}
+
+// bound is the target as the tables print it.
+func (w row) bound() string {
+	if w.abs {
+		return "≤ " + fmtVal(w.target, w.unit)
+	}
+	return fmt.Sprintf("%s %.1f×", map[bool]string{true: "≥", false: "≤"}[w.higher], w.target)
+}
+
+func (w row) verdict() (ratio string, result string) {
+	ratio = "–"
+	if w.java > 0 {
+		ratio = fmt.Sprintf("%.2f×", w.sput/w.java)
+	}
+	ok, measured := w.met()
 	switch {
 	case w.target == 0:
 		return ratio, ""
-	case w.abs && w.sput <= w.target:
-		return ratio, fmt.Sprintf("PASS (≤ %s)", fmtVal(w.target, w.unit))
-	case w.abs:
-		return ratio, fmt.Sprintf("MISS (≤ %s, %.2f× over)", fmtVal(w.target, w.unit), w.sput/w.target)
-	case w.java <= 0 || w.sput <= 0:
+	case !measured:
 		return ratio, "n/a"
-	case w.higher && r >= w.target, !w.higher && r <= w.target:
-		return ratio, fmt.Sprintf("PASS (%s %.1f×)", map[bool]string{true: "≥", false: "≤"}[w.higher], w.target)
+	case ok:
+		return ratio, "PASS (" + w.bound() + ")"
+	case w.abs:
+		return ratio, fmt.Sprintf("MISS (%s, %.2f× over)", w.bound(), w.sput/w.target)
 	}
-	return ratio, fmt.Sprintf("MISS (%s %.1f×)", map[bool]string{true: "≥", false: "≤"}[w.higher], w.target)
+	return ratio, "MISS (" + w.bound() + ")"
 }
 
 func fmtVal(v float64, unit string) string {
@@ -103,7 +138,7 @@ func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 func rows(rd round) []row {
 	j, s := rd.Java, rd.Sputnik
 	rs := []row{
-		{name: "1 KiB sync send, raw frames (msg/s)", java: j.RawSend.TPS, sput: s.RawSend.TPS, unit: "/s", higher: true, target: targetSendRatio},
+		{name: "1 KiB sync send, raw frames (msg/s)", key: "1 KiB sync send, raw frames", java: j.RawSend.TPS, sput: s.RawSend.TPS, unit: "/s", higher: true, target: targetSendRatio},
 		{name: "1 KiB sync send, Java client (msg/s)", java: j.JavaSend["tps"], sput: s.JavaSend["tps"], unit: "/s", higher: true},
 		{name: "1000 B sync send, client-go benchmark, 1 instance (msg/s)", java: j.ClientGoSend, sput: s.ClientGoSend, unit: "/s", higher: true},
 		{name: "raw sends refused (SYSTEM_BUSY etc.)", java: float64(j.RawSend.Failed), sput: float64(s.RawSend.Failed)},
@@ -112,15 +147,15 @@ func rows(rd round) []row {
 	}
 	if j.Rate != nil && s.Rate != nil {
 		rs = append(rs,
-			row{name: fmt.Sprintf("p99 at %.0f msg/s (ms)", rd.Rate), java: ms(j.Rate.Latency.P99), sput: ms(s.Rate.Latency.P99), unit: "ms", target: targetLatencyRatio},
-			row{name: fmt.Sprintf("p99.9 at %.0f msg/s (ms)", rd.Rate), java: ms(j.Rate.Latency.P999), sput: ms(s.Rate.Latency.P999), unit: "ms", target: targetLatencyRatio})
+			row{name: fmt.Sprintf("p99 at %.0f msg/s (ms)", rd.Rate), key: "open-loop p99 at half Java's raw peak", java: ms(j.Rate.Latency.P99), sput: ms(s.Rate.Latency.P99), unit: "ms", target: targetLatencyRatio},
+			row{name: fmt.Sprintf("p99.9 at %.0f msg/s (ms)", rd.Rate), key: "open-loop p99.9 at half Java's raw peak", java: ms(j.Rate.Latency.P999), sput: ms(s.Rate.Latency.P999), unit: "ms", target: targetLatencyRatio})
 	}
 	return append(rs,
-		row{name: "drain, Java push consumer (msg/s)", java: j.JavaDrain["tps"], sput: s.JavaDrain["tps"], unit: "/s", higher: true, target: targetConsumeRatio},
-		row{name: "drain, client-go push consumer (msg/s)", java: j.GoDrain.TPS, sput: s.GoDrain.TPS, unit: "/s", higher: true, target: targetConsumeRatio},
-		row{name: "idle RSS (MiB)", java: mib(j.IdleRSS), sput: mib(s.IdleRSS), unit: "MiB", target: mib(targetIdleRSS), abs: true},
+		row{name: "drain, Java push consumer (msg/s)", key: "drain, Java push consumer", java: j.JavaDrain["tps"], sput: s.JavaDrain["tps"], unit: "/s", higher: true, target: targetConsumeRatio},
+		row{name: "drain, client-go push consumer (msg/s)", key: "drain, client-go push consumer", java: j.GoDrain.TPS, sput: s.GoDrain.TPS, unit: "/s", higher: true, target: targetConsumeRatio},
+		row{name: "idle RSS (MiB)", key: "idle RSS (MiB)", java: mib(j.IdleRSS), sput: mib(s.IdleRSS), unit: "MiB", target: mib(targetIdleRSS), abs: true},
 		row{name: "peak RSS, sampled (MiB)", java: mib(j.Memory.PeakRSS), sput: mib(s.Memory.PeakRSS), unit: "MiB"},
-		row{name: "start to registered (ms)", java: ms(j.Registered), sput: ms(s.Registered), unit: "ms", target: ms(targetRegistered), abs: true},
+		row{name: "start to registered (ms)", key: "start to registered (ms)", java: ms(j.Registered), sput: ms(s.Registered), unit: "ms", target: ms(targetRegistered), abs: true},
 	)
 }
 
@@ -161,6 +196,74 @@ func (r *report) printMarkdown(w io.Writer) {
 		}
 		fmt.Fprintln(w)
 	}
+	r.printSummary(w)
+}
+
+// printSummary gives, for each target, the rounds that met it and the
+// median over the rounds, so that a run of several rounds is read as a
+// whole and not from its best or worst round. Nothing for a single round.
+func (r *report) printSummary(w io.Writer) {
+	type agg struct {
+		row
+		vals          []float64
+		met, measured int
+	}
+	var order []string
+	byKey := map[string]*agg{}
+	for _, rd := range r.Rounds {
+		if rd.Java == nil || rd.Sputnik == nil {
+			continue
+		}
+		for _, x := range rows(rd) {
+			ok, measured := x.met()
+			if x.key == "" || !measured {
+				continue
+			}
+			a := byKey[x.key]
+			if a == nil {
+				a = &agg{row: x}
+				byKey[x.key] = a
+				order = append(order, x.key)
+			}
+			a.vals = append(a.vals, x.value())
+			a.measured++
+			if ok {
+				a.met++
+			}
+		}
+	}
+	if len(order) == 0 || byKey[order[0]].measured < 2 {
+		return
+	}
+	fmt.Fprintln(w, "All rounds")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| target | met in | median | range | bound |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---|")
+	for _, k := range order {
+		a := byKey[k]
+		slices.Sort(a.vals)
+		fmt.Fprintf(w, "| %s | %d of %d | %s | %s – %s | %s |\n", k, a.met, a.measured, a.show(median(a.vals)),
+			a.show(a.vals[0]), a.show(a.vals[len(a.vals)-1]), a.bound())
+	}
+	fmt.Fprintln(w)
+}
+
+// show prints a value of the row's kind: Sputnik's own for an absolute
+// bound, else a ratio.
+func (w row) show(v float64) string {
+	if w.abs {
+		return num(v, w.unit)
+	}
+	return fmt.Sprintf("%.2f×", v)
+}
+
+// median of sorted values.
+func median(sorted []float64) float64 {
+	n := len(sorted)
+	if n%2 == 1 {
+		return sorted[n/2]
+	}
+	return (sorted[n/2-1] + sorted[n/2]) / 2
 }
 
 func num(v float64, unit string) string {

@@ -25,6 +25,7 @@ func TestVerdict(t *testing.T) {
 		{"absolute pass", row{java: 200, sput: 7, unit: "MiB", target: 64, abs: true}, "0.04×", "PASS (≤ 64.0 MiB)"},
 		{"absolute miss", row{java: 200, sput: 96, unit: "MiB", target: 64, abs: true}, "0.48×", "MISS (≤ 64.0 MiB, 1.50× over)"},
 		{"not measured", row{java: 0, sput: 5, higher: true, target: 1.3}, "–", "n/a"},
+		{"absolute not measured", row{java: 200, sput: 0, unit: "ms", target: 300, abs: true}, "0.00×", "n/a"},
 		{"no target", row{java: 1, sput: 2}, "2.00×", ""},
 	}
 	for _, tc := range tests {
@@ -50,4 +51,29 @@ func TestMarkdownAndComplete(t *testing.T) {
 	s.Errors = []string{"boom"}
 	require.False(t, rep.complete())
 	require.False(t, (&report{}).complete())
+}
+
+// Several rounds get a summary per target: rounds met, median and range
+// (ratios, or Sputnik's own value for an absolute bound); one round none.
+func TestSummaryOverRounds(t *testing.T) {
+	mk := func(javaTPS, sputTPS float64, sputRSS int64) round {
+		return round{
+			Java:    &implRun{Impl: cluster.Java, RawSend: brokerbench.SendResult{TPS: javaTPS}, IdleRSS: 200 << 20},
+			Sputnik: &implRun{Impl: cluster.Sputnik, RawSend: brokerbench.SendResult{TPS: sputTPS}, IdleRSS: sputRSS},
+		}
+	}
+	rep := &report{Rounds: []round{mk(1000, 1400, 8<<20)}}
+	var b bytes.Buffer
+	rep.printMarkdown(&b)
+	require.NotContains(t, b.String(), "All rounds")
+
+	rep.Rounds = append(rep.Rounds, mk(1000, 2000, 70<<20), mk(1000, 1600, 9<<20))
+	b.Reset()
+	rep.printMarkdown(&b)
+	_, out, ok := strings.Cut(b.String(), "All rounds")
+	require.True(t, ok)
+	require.Contains(t, out, "| 1 KiB sync send, raw frames | 2 of 3 | 1.60× | 1.40× – 2.00× | ≥ 1.5× |")
+	require.Contains(t, out, "| idle RSS (MiB) | 2 of 3 | 9.00 | 8.00 – 70.00 | ≤ 64.0 MiB |")
+	require.NotContains(t, out, "| drain, Java push consumer |", "a target no round measured is left out")
+	require.NotContains(t, out, "| start to registered (ms) |", "nor one measured as zero")
 }
