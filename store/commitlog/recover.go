@@ -88,19 +88,37 @@ func checkTopic(topic string) error {
 
 // scan walks the segments from the first given, returning the end of the
 // valid data. Only dispatch errors abort recovery; a bad record just ends
-// the log, as in Java.
+// the log, as in Java. With dispatch, the records go to it in order on a
+// goroutine of its own (dispatchPipe).
 func (c *CommitLog) scan(segs []*segment.Segment, checkCRC bool, dispatch func(*message.Record) error, scan *Scan) (int64, error) {
+	if dispatch == nil {
+		return walk(segs, checkCRC, scan, func(*message.Record) bool { return true }), nil
+	}
+	p := newDispatchPipe(dispatch)
+	end := walk(segs, checkCRC, scan, p.add)
+	if err := p.close(); err != nil {
+		return 0, err
+	}
+	return end, nil
+}
+
+// walk decodes the records of segs in order, hands each valid one to
+// emit (which must not keep the pointer), and returns the offset just past the last valid record; it stops
+// early, returning 0, when emit says so.
+func walk(segs []*segment.Segment, checkCRC bool, scan *Scan, emit func(*message.Record) bool) int64 {
+	var rec message.Record // one for the whole walk: emit gets its address
 	for i, s := range segs {
 		data := s.Mapped()
 		pos := 0
 		for {
-			rec, err := message.DecodeRecord(data[pos:], checkCRC)
+			var err error
+			rec, err = message.DecodeRecord(data[pos:], checkCRC)
 			if errors.Is(err, message.ErrBlank) {
 				if i == len(segs)-1 {
 					// A blank ends the newest segment (its successor was
 					// never created). Java ends the log at the blank, so the
 					// next record overwrites it; so do we.
-					return s.Base() + int64(pos), nil
+					return s.Base() + int64(pos)
 				}
 				break // the rest of this segment is padding: next segment
 			}
@@ -109,16 +127,14 @@ func (c *CommitLog) scan(segs []*segment.Segment, checkCRC bool, dispatch func(*
 			}
 			if err != nil {
 				scan.Stopped = fmt.Errorf("offset %d: %w", s.Base()+int64(pos), err)
-				return s.Base() + int64(pos), nil
+				return s.Base() + int64(pos)
 			}
-			if dispatch != nil {
-				if err := dispatch(&rec); err != nil {
-					return 0, fmt.Errorf("commitlog: dispatch record at %d: %w", s.Base()+int64(pos), err)
-				}
+			if !emit(&rec) {
+				return 0
 			}
 			scan.Records++
 			pos += int(rec.TotalSize)
 		}
 	}
-	return 0, nil
+	return 0
 }
