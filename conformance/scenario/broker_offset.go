@@ -23,6 +23,7 @@ import (
 const (
 	codeQueryConsumerOffset  = int32(protocol.ReqQueryConsumerOffset)
 	codeUpdateConsumerOffset = int32(protocol.ReqUpdateConsumerOffset)
+	codeGetMaxOffset         = int32(protocol.ReqGetMaxOffset)
 )
 
 // seedOffsets commits offset 0 for group on topic's queue 0 with one
