@@ -12,6 +12,17 @@ import (
 	"github.com/sputnikmq/sputnik/store/segment"
 )
 
+// writeLog writes n records to a new log, closes it, and returns its
+// directory and the records' results.
+func writeLog(t *testing.T, n int) (string, []Result) {
+	t.Helper()
+	dir := t.TempDir()
+	cl := openLog(t, dir)
+	res := fill(t, cl, n)
+	require.NoError(t, cl.Close())
+	return dir, res
+}
+
 // recoverAll runs an abnormal recovery of dir from its first segment,
 // collecting what reaches dispatch; fail, when set, makes dispatch fail at
 // that offset.
@@ -36,11 +47,8 @@ func recoverAll(t *testing.T, dir string, fail int64) (Scan, []message.Record, e
 // across many hand-overs between the scan and the dispatching goroutine
 // and across segments.
 func TestRecoveryDispatchesEveryRecordInOrder(t *testing.T) {
-	dir := t.TempDir()
-	cl := openLog(t, dir)
 	n := pipeBatch*(pipeDepth+3) + 17
-	res := fill(t, cl, n)
-	require.NoError(t, cl.Close())
+	dir, res := writeLog(t, n)
 	require.Greater(t, res[n-1].WroteOffset/testSegment, int64(1), "several segments")
 
 	scan, seen, err := recoverAll(t, dir, -1)
@@ -60,11 +68,8 @@ func TestRecoveryDispatchesEveryRecordInOrder(t *testing.T) {
 // before it is dispatched and nothing after, although the scan had run
 // batches ahead of the dispatcher.
 func TestRecoveryDispatchStopsAtCorruptRecord(t *testing.T) {
-	dir := t.TempDir()
-	cl := openLog(t, dir)
 	n := pipeBatch * (pipeDepth + 2)
-	res := fill(t, cl, n)
-	require.NoError(t, cl.Close())
+	dir, res := writeLog(t, n)
 	bad := n/2 + 3
 	victim := res[bad]
 	path := filepath.Join(dir, segment.FileName(victim.WroteOffset-victim.WroteOffset%testSegment))
@@ -84,11 +89,8 @@ func TestRecoveryDispatchStopsAtCorruptRecord(t *testing.T) {
 // A failing dispatch fails the recovery with its error, and no record after
 // the failing one is dispatched.
 func TestRecoveryDispatchErrorStopsIt(t *testing.T) {
-	dir := t.TempDir()
-	cl := openLog(t, dir)
 	n := pipeBatch * (pipeDepth + 2)
-	res := fill(t, cl, n)
-	require.NoError(t, cl.Close())
+	dir, res := writeLog(t, n)
 	at := pipeBatch + 5
 
 	_, seen, err := recoverAll(t, dir, res[at].WroteOffset)
