@@ -286,19 +286,15 @@ func (c *goCollector) messages() []recvMsg {
 }
 
 // storedCount is how many messages topic's queues hold on the master of
-// every broker in its route (raw GET_MAX_OFFSET per write queue).
+// every broker group in its route (raw GET_MAX_OFFSET per write queue).
 func storedCount(ctx context.Context, env *Env, topic string) (int64, error) {
 	rd, err := rawRoute(ctx, env, topic, javaVersion409)
 	if err != nil {
 		return 0, fmt.Errorf("route of %s: %w", topic, err)
 	}
-	masters := map[string]string{}
-	for _, b := range rd.BrokerDatas {
-		masters[b.BrokerName] = b.BrokerAddrs["0"]
-	}
 	var sum int64
 	for _, qd := range rd.QueueDatas {
-		addr := masters[qd.BrokerName]
+		addr := env.BrokerAddr(qd.BrokerName)
 		for q := range qd.WriteQueueNums {
 			req := rawclient.Request(codeGetMaxOffset, "topic", topic, "queueId", strconv.Itoa(q))
 			resp, err := rawclient.Call(ctx, addr, req, defaultRawTimeout)
