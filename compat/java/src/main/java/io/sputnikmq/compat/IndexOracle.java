@@ -123,6 +123,7 @@ public final class IndexOracle {
                     svc.buildIndex(new DispatchRequest(p[1], 0, Long.parseLong(p[4]), 100, 0,
                         Long.parseLong(p[5]), 0, p[3], p[2].equals("-") ? null : p[2],
                         Integer.parseInt(p[6]), 0, null));
+                    awaitIndexFlushes();
                     out.println("ok");
                     break;
                 case "query":
@@ -153,6 +154,10 @@ public final class IndexOracle {
      * Waits for the FlushIndexFileThread threads IndexService starts when a file fills (they flush it and then move the
      * checkpoint's index timestamp). They are started before buildIndex returns, so every one the script caused is
      * found here. A fixed sleep was not always long enough on a loaded machine.
+     *
+     * Called after every build: IndexService starts one unordered thread per filled file, so when two files fill
+     * close together the older file's thread can finish last and move the checkpoint back. Joining them one build at
+     * a time gives the order the files filled in, which is what the Go side models (its checkpoint only moves forward).
      */
     private static void awaitIndexFlushes() throws InterruptedException {
         for (Thread t : Thread.getAllStackTraces().keySet()) {
