@@ -19,10 +19,13 @@ import (
 // own, as the Java consumer runs in its own JVM, so that the consumer does
 // not share this process's heap, goroutines and scheduler with the
 // harness; without it the consumer runs in this process.
-func (c *compare) clientGoDrain(ctx context.Context, r *implRun, group string) (brokerbench.DrainResult, error) {
+//
+// cpu is the consumer process's CPU time, 0 when it ran in this process.
+func (c *compare) clientGoDrain(ctx context.Context, r *implRun, group string) (res brokerbench.DrainResult, cpu time.Duration, err error) {
 	timeout := 120 * time.Second
 	if c.brokerbenchBin == "" {
-		return brokerbench.Drain(ctx, c.namesrv.Addr(), consumeTopic, group, c.prefill, timeout)
+		res, err = brokerbench.Drain(ctx, c.namesrv.Addr(), consumeTopic, group, c.prefill, timeout)
+		return res, 0, err
 	}
 	cmd := exec.CommandContext(ctx, c.brokerbenchBin, "-namesrv", c.namesrv.Addr(), "-topic", consumeTopic,
 		"-consumer-group", group, "-count", strconv.FormatInt(c.prefill, 10), "-timeout", timeout.String(), "drain")
@@ -31,12 +34,11 @@ func (c *compare) clientGoDrain(ctx context.Context, r *implRun, group string) (
 	out, err := cmd.Output()
 	logName := fmt.Sprintf("clientgo-drain-%s-r%d.out", r.Impl, r.Round)
 	_ = os.WriteFile(filepath.Join(c.launcher.RunDir, logName), append(out, stderr.Bytes()...), 0o644)
-	var res brokerbench.DrainResult
 	if jerr := json.Unmarshal(out, &res); jerr != nil {
-		return res, fmt.Errorf("brokerbench drain: %v (output: %s)", jerr, tail(string(out)+stderr.String(), 300))
+		return res, 0, fmt.Errorf("brokerbench drain: %v (output: %s)", jerr, tail(string(out)+stderr.String(), 300))
 	}
 	if err != nil {
-		return res, fmt.Errorf("brokerbench drain: %w: %s", err, tail(stderr.String(), 300))
+		return res, 0, fmt.Errorf("brokerbench drain: %w: %s", err, tail(stderr.String(), 300))
 	}
-	return res, nil
+	return res, processCPU(cmd), nil
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // ErrNoResult reports Java driver output without a valid RESULT line.
@@ -49,8 +50,9 @@ func parseResult(out []byte) (map[string]float64, error) {
 }
 
 // javaDriver runs BenchDriver with args and parses its result; its log
-// goes to logName under the run directory.
-func (c *compare) javaDriver(ctx context.Context, logName string, args ...string) (map[string]float64, error) {
+// goes to logName under the run directory. cpu is the CPU time the JVM
+// used (user + system), 0 when it did not run to the end.
+func (c *compare) javaDriver(ctx context.Context, logName string, args ...string) (res map[string]float64, cpu time.Duration, err error) {
 	logFile := filepath.Join(c.launcher.RunDir, logName+".log")
 	argv := []string{"-Xms512m", "-Xmx512m", "-XX:+UseG1GC", "-Drocketmq.client.logUseSlf4j=true",
 		"-Dconformance.logFile=" + logFile, "-Duser.home=" + c.launcher.RunDir, "-cp", c.launcher.Java.Classpath, benchDriverMain}
@@ -60,9 +62,18 @@ func (c *compare) javaDriver(ctx context.Context, logName string, args ...string
 	out, err := cmd.Output()
 	_ = os.WriteFile(filepath.Join(c.launcher.RunDir, logName+".out"), append(out, stderr.Bytes()...), 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("BenchDriver %s: %w: %s", args[0], err, tail(stderr.String(), 300))
+		return nil, 0, fmt.Errorf("BenchDriver %s: %w: %s", args[0], err, tail(stderr.String(), 300))
 	}
-	return parseResult(out)
+	res, err = parseResult(out)
+	return res, processCPU(cmd), err
+}
+
+// processCPU is the CPU time (user + system) a finished command used.
+func processCPU(cmd *exec.Cmd) time.Duration {
+	if cmd.ProcessState == nil {
+		return 0
+	}
+	return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 }
 
 func tail(s string, n int) string {

@@ -150,13 +150,32 @@ func rows(rd round) []row {
 			row{name: fmt.Sprintf("p99 at %.0f msg/s (ms)", rd.Rate), key: "open-loop p99 at half Java's raw peak", java: ms(j.Rate.Latency.P99), sput: ms(s.Rate.Latency.P99), unit: "ms", target: targetLatencyRatio},
 			row{name: fmt.Sprintf("p99.9 at %.0f msg/s (ms)", rd.Rate), key: "open-loop p99.9 at half Java's raw peak", java: ms(j.Rate.Latency.P999), sput: ms(s.Rate.Latency.P999), unit: "ms", target: targetLatencyRatio})
 	}
-	return append(rs,
+	rs = append(rs,
 		row{name: "drain, Java push consumer (msg/s)", key: "drain, Java push consumer", java: j.JavaDrain["tps"], sput: s.JavaDrain["tps"], unit: "/s", higher: true, target: targetConsumeRatio},
 		row{name: "drain, client-go push consumer (msg/s)", key: "drain, client-go push consumer", java: j.GoDrain.TPS, sput: s.GoDrain.TPS, unit: "/s", higher: true, target: targetConsumeRatio},
+	)
+	rs = append(rs, drainCPURows("Java push consumer", j.JavaDrainCPU, s.JavaDrainCPU)...)
+	rs = append(rs, drainCPURows("client-go push consumer", j.GoDrainCPU, s.GoDrainCPU)...)
+	return append(rs,
 		row{name: "idle RSS (MiB)", key: "idle RSS (MiB)", java: mib(j.IdleRSS), sput: mib(s.IdleRSS), unit: "MiB", target: mib(targetIdleRSS), abs: true},
 		row{name: "peak RSS, sampled (MiB)", java: mib(j.Memory.PeakRSS), sput: mib(s.Memory.PeakRSS), unit: "MiB"},
 		row{name: "start to registered (ms)", key: "start to registered (ms)", java: ms(j.Registered), sput: ms(s.Registered), unit: "ms", target: ms(targetRegistered), abs: true},
 	)
+}
+
+// drainCPURows are a drain's CPU costs per message, without targets: with
+// both processes on the same CPUs, the ratio of the sums is about the
+// inverse of the drain rates' ratio a CPU-bound machine allows.
+func drainCPURows(consumer string, j, s drainCPU) []row {
+	sum := func(c drainCPU) float64 { return c.perMessage(c.Consumer + c.Broker) }
+	if j.Consumer == 0 || s.Consumer == 0 {
+		return []row{{name: "broker CPU per message, " + consumer + " (µs)", java: j.perMessage(j.Broker), sput: s.perMessage(s.Broker), unit: "µs"}}
+	}
+	return []row{
+		{name: "consumer CPU per message, " + consumer + " (µs)", java: j.perMessage(j.Consumer), sput: s.perMessage(s.Consumer), unit: "µs"},
+		{name: "broker CPU per message, " + consumer + " (µs)", java: j.perMessage(j.Broker), sput: s.perMessage(s.Broker), unit: "µs"},
+		{name: "consumer + broker CPU per message, " + consumer + " (µs)", java: sum(j), sput: sum(s), unit: "µs"},
+	}
 }
 
 func (r *report) printMarkdown(w io.Writer) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -76,4 +77,23 @@ func TestSummaryOverRounds(t *testing.T) {
 	require.Contains(t, out, "| idle RSS (MiB) | 2 of 3 | 9.00 | 8.00 – 70.00 | ≤ 64.0 MiB |")
 	require.NotContains(t, out, "| drain, Java push consumer |", "a target no round measured is left out")
 	require.NotContains(t, out, "| start to registered (ms) |", "nor one measured as zero")
+}
+
+// A drain's CPU is printed per message: consumer, broker and their sum
+// when the consumer ran in its own process, the broker's alone when not.
+func TestDrainCPURows(t *testing.T) {
+	cpu := func(consumer, broker time.Duration) drainCPU {
+		return drainCPU{Messages: 1_000_000, Consumer: consumer, Broker: broker}
+	}
+	j := &implRun{Impl: cluster.Java, JavaDrainCPU: cpu(10*time.Second, 6500*time.Millisecond), GoDrainCPU: cpu(0, 11*time.Second)}
+	s := &implRun{Impl: cluster.Sputnik, JavaDrainCPU: cpu(10*time.Second, 1700*time.Millisecond), GoDrainCPU: cpu(0, 2500*time.Millisecond)}
+	var b bytes.Buffer
+	(&report{Rounds: []round{{Round: 1, Java: j, Sputnik: s}}}).printMarkdown(&b)
+	out := b.String()
+	require.Contains(t, out, "| consumer CPU per message, Java push consumer (µs) | 10.00 | 10.00 | 1.00× |  |")
+	require.Contains(t, out, "| broker CPU per message, Java push consumer (µs) | 6.50 | 1.70 | 0.26× |  |")
+	require.Contains(t, out, "| consumer + broker CPU per message, Java push consumer (µs) | 16.50 | 11.70 | 0.71× |  |")
+	require.Contains(t, out, "| broker CPU per message, client-go push consumer (µs) | 11.00 | 2.50 | 0.23× |  |")
+	require.NotContains(t, out, "consumer CPU per message, client-go")
+	require.Zero(t, drainCPU{}.perMessage(time.Second))
 }

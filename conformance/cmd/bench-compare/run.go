@@ -48,8 +48,11 @@ type implRun struct {
 	Prefill   brokerbench.SendResult  `json:"prefill"`
 	JavaDrain map[string]float64      `json:"javaDrain,omitempty"`
 	GoDrain   brokerbench.DrainResult `json:"goDrain"`
-	Memory    procfs.Memory           `json:"memory"`
-	Errors    []string                `json:"errors,omitempty"`
+	// JavaDrainCPU and GoDrainCPU: what each drain cost in CPU.
+	JavaDrainCPU drainCPU      `json:"javaDrainCPU"`
+	GoDrainCPU   drainCPU      `json:"goDrainCPU"`
+	Memory       procfs.Memory `json:"memory"`
+	Errors       []string      `json:"errors,omitempty"`
 }
 
 func (r *implRun) fail(what string, err error) {
@@ -150,7 +153,7 @@ func (c *compare) sendPhase(ctx context.Context, r *implRun, node *cluster.Node)
 	r.RawSend = res
 	progress("%s: raw send %.0f/s p99 %v (%d failed)", r.Impl, res.TPS, res.Latency.P99, res.Failed)
 	if c.javaThreads > 0 {
-		jr, err := c.javaDriver(ctx, fmt.Sprintf("driver-send-%s-r%d", r.Impl, r.Round), "send", c.namesrv.Addr(), sendTopic,
+		jr, _, err := c.javaDriver(ctx, fmt.Sprintf("driver-send-%s-r%d", r.Impl, r.Round), "send", c.namesrv.Addr(), sendTopic,
 			"bench_java_producer", strconv.Itoa(c.javaThreads), secs(c.send.Warmup), secs(c.send.Duration), strconv.Itoa(c.send.BodySize))
 		r.fail("java send", err)
 		r.JavaSend = jr
@@ -176,15 +179,50 @@ func (c *compare) consumePhase(ctx context.Context, r *implRun, node *cluster.No
 	r.fail("prefill", err)
 	r.Prefill = res
 	n := strconv.FormatInt(c.prefill, 10)
-	jr, err := c.javaDriver(ctx, fmt.Sprintf("driver-consume-%s-r%d", r.Impl, r.Round), "consume", c.namesrv.Addr(),
+	broker := brokerCPU(node)
+	jr, jcpu, err := c.javaDriver(ctx, fmt.Sprintf("driver-consume-%s-r%d", r.Impl, r.Round), "consume", c.namesrv.Addr(),
 		consumeTopic, fmt.Sprintf("bench_java_consumer_r%d", r.Round), n, "120")
 	r.fail("java consume", err)
 	r.JavaDrain = jr
+	r.JavaDrainCPU = drainCPU{Messages: c.prefill, Consumer: jcpu, Broker: broker()}
 	progress("%s: java push consumer %.0f msg/s", r.Impl, jr["tps"])
-	gr, err := c.clientGoDrain(ctx, r, fmt.Sprintf("bench_go_consumer_r%d", r.Round))
+	broker = brokerCPU(node)
+	gr, gcpu, err := c.clientGoDrain(ctx, r, fmt.Sprintf("bench_go_consumer_r%d", r.Round))
 	r.fail("client-go consume", err)
 	r.GoDrain = gr
+	r.GoDrainCPU = drainCPU{Messages: c.prefill, Consumer: gcpu, Broker: broker()}
 	progress("%s: client-go push consumer %.0f msg/s", r.Impl, gr.TPS)
+}
+
+// drainCPU is the CPU time the consumer's process and the broker used
+// while the consumer drained Messages messages (the consumer's from its
+// start to its exit, the broker's over the same span). On a machine whose
+// CPUs both processes share, their sum per message bounds the drain rate.
+type drainCPU struct {
+	Messages int64         `json:"messages"`
+	Consumer time.Duration `json:"consumerCPUNanos"`
+	Broker   time.Duration `json:"brokerCPUNanos"`
+}
+
+// perMessage is d per message in µs; zero when nothing was drained.
+func (c drainCPU) perMessage(d time.Duration) float64 {
+	if c.Messages <= 0 {
+		return 0
+	}
+	return float64(d) / float64(time.Microsecond) / float64(c.Messages)
+}
+
+// brokerCPU reads the broker's CPU time now and returns a function that
+// gives the CPU it has used since (0 if either read fails).
+func brokerCPU(node *cluster.Node) func() time.Duration {
+	before, err := procfs.ProcessCPU(node.Pid())
+	return func() time.Duration {
+		after, err2 := procfs.ProcessCPU(node.Pid())
+		if err != nil || err2 != nil {
+			return 0
+		}
+		return after - before
+	}
 }
 
 // startPerf runs `perf record -g` on pid when -perf-dir is set.
