@@ -168,6 +168,7 @@ func rows(rd round) []row {
 // inverse of the drain rates' ratio a CPU-bound machine allows.
 func drainCPURows(consumer string, j, s drainCPU) []row {
 	sum := func(c drainCPU) float64 { return c.perMessage(c.Consumer + c.Broker) }
+	rest := func(c drainCPU) float64 { return c.perMessage(max(c.Machine-c.Consumer-c.Broker, 0)) }
 	if j.Consumer == 0 || s.Consumer == 0 {
 		return []row{{name: "broker CPU per message, " + consumer + " (µs)", java: j.perMessage(j.Broker), sput: s.perMessage(s.Broker), unit: "µs"}}
 	}
@@ -175,6 +176,7 @@ func drainCPURows(consumer string, j, s drainCPU) []row {
 		{name: "consumer CPU per message, " + consumer + " (µs)", java: j.perMessage(j.Consumer), sput: s.perMessage(s.Consumer), unit: "µs"},
 		{name: "broker CPU per message, " + consumer + " (µs)", java: j.perMessage(j.Broker), sput: s.perMessage(s.Broker), unit: "µs"},
 		{name: "consumer + broker CPU per message, " + consumer + " (µs)", java: sum(j), sput: sum(s), unit: "µs"},
+		{name: "rest of the machine's CPU per message, " + consumer + " (µs)", java: rest(j), sput: rest(s), unit: "µs"},
 	}
 }
 

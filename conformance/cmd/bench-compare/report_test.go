@@ -83,7 +83,7 @@ func TestSummaryOverRounds(t *testing.T) {
 // when the consumer ran in its own process, the broker's alone when not.
 func TestDrainCPURows(t *testing.T) {
 	cpu := func(consumer, broker time.Duration) drainCPU {
-		return drainCPU{Messages: 1_000_000, Consumer: consumer, Broker: broker}
+		return drainCPU{Messages: 1_000_000, Consumer: consumer, Broker: broker, Machine: consumer + broker + 300*time.Millisecond}
 	}
 	j := &implRun{Impl: cluster.Java, JavaDrainCPU: cpu(10*time.Second, 6500*time.Millisecond), GoDrainCPU: cpu(0, 11*time.Second)}
 	s := &implRun{Impl: cluster.Sputnik, JavaDrainCPU: cpu(10*time.Second, 1700*time.Millisecond), GoDrainCPU: cpu(0, 2500*time.Millisecond)}
@@ -93,6 +93,7 @@ func TestDrainCPURows(t *testing.T) {
 	require.Contains(t, out, "| consumer CPU per message, Java push consumer (µs) | 10.00 | 10.00 | 1.00× |  |")
 	require.Contains(t, out, "| broker CPU per message, Java push consumer (µs) | 6.50 | 1.70 | 0.26× |  |")
 	require.Contains(t, out, "| consumer + broker CPU per message, Java push consumer (µs) | 16.50 | 11.70 | 0.71× |  |")
+	require.Contains(t, out, "| rest of the machine's CPU per message, Java push consumer (µs) | 0.30 | 0.30 | 1.00× |  |")
 	require.Contains(t, out, "| broker CPU per message, client-go push consumer (µs) | 11.00 | 2.50 | 0.23× |  |")
 	require.NotContains(t, out, "consumer CPU per message, client-go")
 	require.Zero(t, drainCPU{}.perMessage(time.Second))

@@ -179,29 +179,33 @@ func (c *compare) consumePhase(ctx context.Context, r *implRun, node *cluster.No
 	r.fail("prefill", err)
 	r.Prefill = res
 	n := strconv.FormatInt(c.prefill, 10)
-	broker := brokerCPU(node)
+	done := startDrainCPU(node, c.prefill)
 	jr, jcpu, err := c.javaDriver(ctx, fmt.Sprintf("driver-consume-%s-r%d", r.Impl, r.Round), "consume", c.namesrv.Addr(),
 		consumeTopic, fmt.Sprintf("bench_java_consumer_r%d", r.Round), n, "120")
 	r.fail("java consume", err)
 	r.JavaDrain = jr
-	r.JavaDrainCPU = drainCPU{Messages: c.prefill, Consumer: jcpu, Broker: broker()}
+	r.JavaDrainCPU = done(jcpu)
 	progress("%s: java push consumer %.0f msg/s", r.Impl, jr["tps"])
-	broker = brokerCPU(node)
+	done = startDrainCPU(node, c.prefill)
 	gr, gcpu, err := c.clientGoDrain(ctx, r, fmt.Sprintf("bench_go_consumer_r%d", r.Round))
 	r.fail("client-go consume", err)
 	r.GoDrain = gr
-	r.GoDrainCPU = drainCPU{Messages: c.prefill, Consumer: gcpu, Broker: broker()}
+	r.GoDrainCPU = done(gcpu)
 	progress("%s: client-go push consumer %.0f msg/s", r.Impl, gr.TPS)
 }
 
-// drainCPU is the CPU time the consumer's process and the broker used
-// while the consumer drained Messages messages (the consumer's from its
-// start to its exit, the broker's over the same span). On a machine whose
-// CPUs both processes share, their sum per message bounds the drain rate.
+// drainCPU is the CPU time the consumer's process, the broker and the
+// whole machine (busy time of all CPUs) used while the consumer drained
+// Messages messages: the consumer's from its start to its exit, the
+// others' over the same span. On a machine whose CPUs both processes
+// share, their sum per message bounds the drain rate; what the machine
+// used besides them is everything else running (the harness, the name
+// server, kernel threads such as writeback).
 type drainCPU struct {
 	Messages int64         `json:"messages"`
 	Consumer time.Duration `json:"consumerCPUNanos"`
 	Broker   time.Duration `json:"brokerCPUNanos"`
+	Machine  time.Duration `json:"machineCPUNanos"`
 }
 
 // perMessage is d per message in µs; zero when nothing was drained.
@@ -212,16 +216,21 @@ func (c drainCPU) perMessage(d time.Duration) float64 {
 	return float64(d) / float64(time.Microsecond) / float64(c.Messages)
 }
 
-// brokerCPU reads the broker's CPU time now and returns a function that
-// gives the CPU it has used since (0 if either read fails).
-func brokerCPU(node *cluster.Node) func() time.Duration {
-	before, err := procfs.ProcessCPU(node.Pid())
-	return func() time.Duration {
-		after, err2 := procfs.ProcessCPU(node.Pid())
-		if err != nil || err2 != nil {
-			return 0
+// startDrainCPU reads the broker's and the machine's CPU time now and
+// returns a function that, given the consumer's CPU time, completes the
+// drain's drainCPU. A failed read leaves its field zero.
+func startDrainCPU(node *cluster.Node, messages int64) func(consumer time.Duration) drainCPU {
+	broker0, berr := procfs.ProcessCPU(node.Pid())
+	machine0, merr := procfs.MachineCPU()
+	return func(consumer time.Duration) drainCPU {
+		d := drainCPU{Messages: messages, Consumer: consumer}
+		if b, err := procfs.ProcessCPU(node.Pid()); err == nil && berr == nil {
+			d.Broker = b - broker0
 		}
-		return after - before
+		if m, err := procfs.MachineCPU(); err == nil && merr == nil {
+			d.Machine = m - machine0
+		}
+		return d
 	}
 }
 
