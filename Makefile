@@ -13,11 +13,14 @@ FUZZ_TARGETS := \
 	./remoting/wire:FuzzFrameReader \
 	./remoting/wire:FuzzJSONHeader \
 	./remoting/wire:FuzzBinaryHeader \
+	./remoting/wire:FuzzPeekHead \
 	./remoting/protocol:FuzzDecodeHeaders \
 	./namesrv/routeinfo:FuzzDecodeRegisterBody \
 	./namesrv/routeinfo:FuzzDecodeTopicRouteData \
 	./compat/fastjson:FuzzParse \
 	./compat/javaprops:FuzzParse \
+	./compat/javaprops:FuzzBind \
+	./compat/storeoracle:FuzzParseDump \
 	./compat/javalang:FuzzParse \
 	./compat/javalang:FuzzFormat \
 	./store/message:FuzzDecodeRecord \
@@ -41,7 +44,11 @@ FUZZ_TARGETS := \
 	./broker/body:FuzzLockBatchResponse \
 	./broker/body:FuzzConsumerList \
 	./broker/brokerconfig:FuzzLoad \
-	./broker/topics:FuzzValidate
+	./broker/topics:FuzzValidate \
+	./broker:FuzzDecodeGroupConfig \
+	./tools/storebench:FuzzParseStatus \
+	./tools/storebench:FuzzHist \
+	./conformance/cmd/bench-compare:FuzzParseResult
 
 .PHONY: all build run test generate check-generated fmt-check lint vet fuzz bench java-oracle clean
 
