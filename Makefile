@@ -92,9 +92,7 @@ test: fmt-check vet check-generated java-oracle
 	$(MAKE) conformance-quick
 
 fuzz:
-	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t#*:}; \
-		echo "fuzz $$pkg $$fn for $(FUZZTIME)"; \
-		$(GO) test -run='^$$' -fuzz="^$$fn$$" -fuzztime=$(FUZZTIME) $$pkg || exit 1; done
+	@GO=$(GO) FUZZTIME=$(FUZZTIME) tools/fuzz.sh $(FUZZ_TARGETS)
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) ./remoting/...
