@@ -304,10 +304,9 @@ func storedCount(ctx context.Context, env *Env, topic string) (int64, error) {
 			if resp.Code != respSuccess {
 				return 0, fmt.Errorf("GET_MAX_OFFSET %s q%d at %s: %w", topic, q, addr, &codeError{Code: resp.Code, Remark: resp.Remark})
 			}
-			v, _ := resp.ExtValue("offset")
-			off, err := strconv.ParseInt(v, 10, 64)
+			off, err := replyOffset(resp)
 			if err != nil {
-				return 0, fmt.Errorf("GET_MAX_OFFSET %s q%d at %s: offset %q", topic, q, addr, v)
+				return 0, fmt.Errorf("GET_MAX_OFFSET %s q%d at %s: %w", topic, q, addr, err)
 			}
 			sum += off
 		}

@@ -103,8 +103,9 @@ func (c *CommitLog) scan(segs []*segment.Segment, checkCRC bool, dispatch func(*
 }
 
 // walk decodes the records of segs in order, hands each valid one to
-// emit (which must not keep the pointer), and returns the offset just past the last valid record; it stops
-// early, returning 0, when emit says so.
+// emit (which must not keep the pointer), and returns the offset just
+// past the last valid record; it stops early, returning 0, when emit says
+// so.
 func walk(segs []*segment.Segment, checkCRC bool, scan *Scan, emit func(*message.Record) bool) int64 {
 	var rec message.Record // one for the whole walk: emit gets its address
 	for i, s := range segs {

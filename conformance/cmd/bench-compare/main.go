@@ -45,7 +45,6 @@ import (
 	"github.com/sputnikmq/sputnik/tools/brokerbench"
 )
 
-// compare is one run's configuration.
 // defaultPrefill is how many messages the consumers drain. Both consumers
 // run in a fresh process (a JVM for the Java one), and on two CPUs a
 // 300,000-message drain lasted ~3 s, most of it while the JIT was still
@@ -56,6 +55,7 @@ import (
 // to the steady rate benchmark.Consumer reports every second.
 const defaultPrefill = 1_000_000
 
+// compare is one run's configuration.
 type compare struct {
 	launcher    *cluster.Launcher
 	namesrv     *cluster.Node
