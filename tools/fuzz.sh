@@ -1,6 +1,8 @@
 #!/bin/sh
-# Runs each fuzz target given as package:FuzzFunc for FUZZTIME (default 30s),
-# stopping at the first failure.
+# Runs fuzz targets for FUZZTIME (default 30s) each, stopping at the first
+# failure. Targets are given as package:FuzzFunc (./remoting/wire:FuzzPeekHead);
+# with none given, every Fuzz function of the module is run (go test -list),
+# so a new fuzz target needs no list to be kept up to date.
 #
 # Go 1.26's fuzz coordinator can report "context deadline exceeded" when
 # -fuzztime runs out while a worker is still busy (golang/go#75804, fixed in
@@ -10,6 +12,28 @@
 set -u
 GO=${GO:-go}
 FUZZTIME=${FUZZTIME:-30s}
+
+# all_targets prints ./pkg:FuzzFunc for every fuzz target of the module.
+all_targets() {
+    module=$("$GO" list -m) || exit 1
+    "$GO" test -list '^Fuzz' ./... | awk -v mod="$module" '
+        /^Fuzz/ { fns = fns " " $1; next }
+        /^ok / {
+            pkg = $2; sub("^" mod, ".", pkg)
+            n = split(fns, f, " ")
+            for (i = 1; i <= n; i++) print pkg ":" f[i]
+            fns = ""
+        }'
+}
+
+if [ $# -eq 0 ]; then
+    targets=$(all_targets) || { echo "fuzz: listing the targets failed" >&2; exit 1; }
+    [ -n "$targets" ] || { echo "fuzz: no fuzz targets found" >&2; exit 1; }
+    # shellcheck disable=SC2086 # one target per word
+    set -- $targets
+    echo "fuzz: $# targets"
+fi
+
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 for t in "$@"; do
