@@ -258,11 +258,11 @@ func (b *Broker) connClosed(c *remoting.Conn) {
 type consumersAdapter struct{ m *clients.ConsumerManager }
 
 func (a consumersAdapter) Subscription(group, topic string) (Subscription, bool, bool) {
-	g, ok := a.m.Group(group)
+	model, ok := a.m.MessageModel(group)
 	if !ok {
 		return Subscription{}, false, false
 	}
-	broadcast := g.MessageModel == body.Broadcasting
+	broadcast := model == body.Broadcasting
 	sd, found := a.m.FindSubscription(group, topic)
 	if !found {
 		return Subscription{}, true, broadcast

@@ -34,6 +34,7 @@ const (
 type Conn struct {
 	ep     *endpoint
 	nc     net.Conn
+	raw    *rawSock // nc's raw reads and writes; nil: use nc
 	id     uint64
 	remote string
 	local  string
@@ -63,6 +64,10 @@ type Conn struct {
 	spare []outItem
 	vec   net.Buffers
 	offs  []int
+	pw    pendingWrite // the batch being written
+	// handoff is pw when the read loop left the rest of its write to the
+	// write loop; Lock should be held.
+	handoff *pendingWrite
 }
 
 // epoch is the origin of lastActive; time.Since on it is monotonic.
@@ -72,6 +77,7 @@ func newConn(ep *endpoint, nc net.Conn, key string) *Conn {
 	c := &Conn{
 		ep:         ep,
 		nc:         nc,
+		raw:        newRawSock(nc),
 		id:         ep.nextID.Add(1),
 		remote:     addrString(nc.RemoteAddr()),
 		local:      addrString(nc.LocalAddr()),
@@ -224,7 +230,11 @@ func (c *Conn) readLoop() {
 	if h := c.ep.hooks.OnConnect; h != nil {
 		h(c)
 	}
-	fr := wire.NewFrameReader(c.nc, c.ep.maxFrame)
+	var r io.Reader = c.nc
+	if c.raw != nil {
+		r = c.raw
+	}
+	fr := wire.NewFrameReader(r, c.ep.maxFrame)
 	for {
 		cmd, err := fr.ReadCommand()
 		if err != nil {

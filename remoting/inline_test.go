@@ -204,3 +204,56 @@ func TestInlineWhenPicksRequests(t *testing.T) {
 		(&table{}).newProcessor(Processor{Inline: true, InlineWhen: func(*wire.Command) bool { return true }, Handler: echo})
 	}, "Inline and InlineWhen together")
 }
+
+// An inline reply larger than the socket buffers takes is finished by the
+// write loop while the read loop goes on serving: a small request sent
+// behind it is answered once the client reads, and both answers are whole.
+func TestInlineReplyHandedToWriter(t *testing.T) {
+	var released atomic.Int32
+	big := bytes.Repeat([]byte{'h'}, 15<<20) // more than loopback socket buffers hold
+	var served atomic.Int32
+	s := startServer(t, ServerConfig{}, func(s *Server) {
+		s.RegisterProcessor([]protocol.RequestCode{codeEcho}, Processor{Inline: true, Handler: func(ctx context.Context, c *Conn, req *wire.Command) (*wire.Command, error) {
+			defer served.Add(1)
+			resp, err := echo(ctx, c, req)
+			if string(req.Body) == "big" {
+				resp.Payload = &countingPayload{bufs: [][]byte{big}, released: &released}
+			}
+			return resp, err
+		}})
+	})
+	r := dialRaw(t, s)
+	big1 := request(codeEcho, 0, "big")
+	big1.Opaque = 1
+	r.send(big1)
+	waitFor(t, 5*time.Second, func() bool { return served.Load() == 1 })
+	small := request(codeEcho, 0, "small")
+	small.Opaque = 2
+	r.send(small)
+	// The read loop is not stuck behind the unread big reply.
+	waitFor(t, 5*time.Second, func() bool { return served.Load() == 2 })
+	resp := r.read()
+	require.Equal(t, int32(1), resp.Opaque)
+	require.Equal(t, len("big")+len(big), len(resp.Body))
+	require.True(t, bytes.Equal(big, resp.Body[3:]))
+	resp = r.read()
+	require.Equal(t, int32(2), resp.Opaque)
+	require.Equal(t, "small", string(resp.Body))
+	waitFor(t, 5*time.Second, func() bool { return released.Load() == 1 })
+}
+
+// A write deadline left from an earlier write by the write loop does not
+// fail a later inline reply.
+func TestInlineReplyAfterWriterDeadline(t *testing.T) {
+	s := startServer(t, ServerConfig{WriteTimeout: 20 * time.Millisecond}, func(s *Server) {
+		s.RegisterProcessor([]protocol.RequestCode{codeEcho}, Processor{Inline: true, Handler: echo})
+		s.RegisterProcessor([]protocol.RequestCode{codeNil}, Processor{Workers: 1, Handler: echo})
+	})
+	r := dialRaw(t, s)
+	r.send(request(codeNil, 0, "pooled")) // written by the write loop
+	require.Equal(t, "pooled", string(r.read().Body))
+	time.Sleep(50 * time.Millisecond) // past the write loop's deadline
+	r.send(request(codeEcho, 0, "inline"))
+	require.Equal(t, "inline", string(r.read().Body))
+	assert.Len(t, s.Conns(), 1)
+}

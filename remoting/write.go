@@ -115,30 +115,58 @@ func (c *Conn) drain() {
 	c.wakeWriter()
 }
 
-// inlineWriteMax bounds what the read loop writes itself: a few small
-// replies, which the socket buffer takes at once. More is left to the write
-// loop, so that a peer slow to read stalls the writer, not the reader.
+// inlineWriteMax bounds what the read loop writes itself when it must
+// write through net.Conn (no raw socket): a few small replies, which the
+// socket buffer takes at once. More is left to the write loop, so that a
+// peer slow to read stalls the writer, not the reader. With a raw socket
+// the read loop never waits: what the socket does not take at once is
+// handed to the write loop (pendingWrite).
 const inlineWriteMax = 64 << 10
 
+// pendingWrite is a batch being written: its encoded frame prefixes (buf)
+// and what of it is still to write (vec, over full).
+type pendingWrite struct {
+	batch []outItem
+	buf   *bytebufferpool.ByteBuffer
+	vec   net.Buffers
+	full  net.Buffers
+	size  int // bytes accounted against the queue limit
+}
+
 // flushReplies runs on the read loop once no whole frame is left buffered.
-// When the write loop is idle and what is queued is small, it writes the
-// queue itself — one writev for the replies of the whole read burst and no
-// hand-off to the writer goroutine (nats-server's readLoop flush);
-// otherwise it wakes the write loop.
+// When the write loop is idle it writes the queue itself — one writev for
+// the replies of the whole read burst and no hand-off to the writer
+// goroutine (nats-server's readLoop flush); otherwise it wakes the write
+// loop.
 func (c *Conn) flushReplies() {
 	c.mu.Lock()
 	switch {
 	case c.isClosed || len(c.queue) == 0:
 		c.mu.Unlock()
 		return
-	case c.writing || c.queued > inlineWriteMax:
+	case c.writing || (c.raw == nil && c.queued > inlineWriteMax):
 		c.mu.Unlock()
 		c.wakeWriter()
 		return
 	}
 	batch := c.takeLocked()
 	c.mu.Unlock()
-	if c.writeBatch(batch) {
+	w := c.encode(batch)
+	var err error
+	if c.raw != nil {
+		err = c.raw.writevNow(&w.vec)
+		if err == nil && len(w.vec) > 0 {
+			// The socket buffer is full: the write loop finishes the batch.
+			c.mu.Lock()
+			c.handoff = w
+			c.mu.Unlock()
+			c.wakeWriter()
+			return
+		}
+	} else {
+		err = c.writeVec(&w.vec)
+	}
+	if c.endWrite(w, err) {
 		c.wakeWriter() // more was queued meanwhile, or the queue drains
 	}
 }
@@ -152,16 +180,13 @@ func (c *Conn) takeLocked() []outItem {
 	return batch
 }
 
-// writeBatch writes and releases a batch taken with takeLocked, ends the
-// write in progress and reports whether the write loop has work: a queue
-// filled meanwhile or a drain to finish.
-func (c *Conn) writeBatch(batch []outItem) bool {
-	n, err := c.flush(batch)
-	releaseAll(batch)
-	clear(batch)
-	c.spare = batch[:0]
+// endWrite releases a written (or failed) batch, ends the write in
+// progress and reports whether the write loop has work: a queue filled
+// meanwhile or a drain to finish.
+func (c *Conn) endWrite(w *pendingWrite, err error) bool {
+	c.recycle(w)
 	c.mu.Lock()
-	c.queued -= n
+	c.queued -= w.size
 	c.writing = false
 	more := len(c.queue) > 0 || c.draining
 	c.mu.Unlock()
@@ -173,10 +198,20 @@ func (c *Conn) writeBatch(batch []outItem) bool {
 	return more
 }
 
+// recycle releases w's commands and keeps its arrays for the next batch.
+func (c *Conn) recycle(w *pendingWrite) {
+	releaseAll(w.batch)
+	clear(w.batch)
+	c.spare = w.batch[:0]
+	clear(w.full)
+	c.vec = w.full[:0]
+	bytebufferpool.Put(w.buf)
+}
+
 // writeLoop writes queued commands in batches until the connection closes;
 // whatever is still queued then is released unwritten. While the read loop
 // writes (flushReplies) it leaves the queue alone: the read loop wakes it
-// when done if anything is left.
+// when done if anything is left, or hands it the rest of its batch.
 func (c *Conn) writeLoop() {
 	defer c.ep.loops.Done()
 	defer close(c.writerDone)
@@ -188,17 +223,27 @@ func (c *Conn) writeLoop() {
 		c.mu.Lock()
 		switch {
 		case c.isClosed:
-			batch := c.queue
-			c.queue = nil
+			batch, w := c.queue, c.handoff
+			c.queue, c.handoff = nil, nil
 			c.mu.Unlock()
 			releaseAll(batch)
+			if w != nil {
+				c.recycle(w)
+			}
 			return
+		case c.handoff != nil:
+			w := c.handoff
+			c.handoff = nil
+			c.mu.Unlock()
+			if c.endWrite(w, c.writeVec(&w.vec)) {
+				c.wakeWriter()
+			}
 		case c.writing:
 			c.mu.Unlock()
 		case len(c.queue) > 0:
-			batch := c.takeLocked()
+			w := c.encode(c.takeLocked())
 			c.mu.Unlock()
-			if c.writeBatch(batch) {
+			if c.endWrite(w, c.writeVec(&w.vec)) {
 				c.wakeWriter()
 			}
 		case c.draining:
@@ -224,10 +269,10 @@ func (c *Conn) writeFailed(err error) {
 	c.closeWith(reasonException)
 }
 
-// flush writes batch with one writev and returns the bytes it accounted.
-func (c *Conn) flush(batch []outItem) (int, error) {
+// encode lays batch out for one writev: frame prefixes and small bodies
+// in a pooled buffer, larger bodies and payloads where they are.
+func (c *Conn) encode(batch []outItem) *pendingWrite {
 	buf := bytebufferpool.Get()
-	defer bytebufferpool.Put(buf)
 	size := 0
 	offs := c.offs[:0]
 	for i := range batch {
@@ -272,21 +317,29 @@ func (c *Conn) flush(batch []outItem) (int, error) {
 			}
 		}
 	}
-	full := vec
-	err := c.writeVec(&vec)
-	clear(full)
-	c.vec, c.offs = full[:0], offs[:0]
-	return size, err
+	c.vec, c.offs = nil, offs[:0]
+	c.pw = pendingWrite{batch: batch, buf: buf, vec: vec, full: vec, size: size}
+	return &c.pw
 }
 
 // writeVec writes v, failing only when a write makes no progress for the
-// write timeout.
+// write timeout. With a raw socket the deadline is cleared again after:
+// the read loop's writevNow must not find an old one expired.
 func (c *Conn) writeVec(v *net.Buffers) error {
+	if c.raw != nil && c.ep.writeTimeout > 0 {
+		defer func() { _ = c.nc.SetWriteDeadline(time.Time{}) }()
+	}
 	for len(*v) > 0 {
 		if c.ep.writeTimeout > 0 {
 			_ = c.nc.SetWriteDeadline(time.Now().Add(c.ep.writeTimeout))
 		}
-		n, err := v.WriteTo(c.nc)
+		var n int64
+		var err error
+		if c.raw != nil {
+			n, err = c.raw.writev(v)
+		} else {
+			n, err = v.WriteTo(c.nc)
+		}
 		if err == nil {
 			return nil
 		}

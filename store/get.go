@@ -131,6 +131,10 @@ func (s *Store) readQueue(q *consumequeue.Queue, res *GetResult, offset int64, m
 	res.Status = NoMatchedMessage
 	maxPhy := s.cl.MaxOffset()
 	limit := min(units.Len(), max(16000, maxMsgNums*consumequeue.UnitSize)/consumequeue.UnitSize)
+	if n := min(limit, maxMsgNums, int(s.cfg.MaxTransferCountOnMessageInMemory)); n > 0 {
+		res.Messages = make([]segment.View, 0, n) // what a batch may hold, at once
+		res.QueueOffsets = make([]int64, 0, n)
+	}
 	nextFile := int64(-1 << 63)
 	var lastPhy int64
 	i := 0

@@ -155,6 +155,18 @@ func (m *ConsumerManager) FindSubscription(group, topic string) (body.Subscripti
 	return g.subs.get(topic)
 }
 
+// MessageModel is the group's message model, without the copy Group makes
+// (the pull path asks on every request).
+func (m *ConsumerManager) MessageModel(group string) (body.MessageModel, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	g, ok := m.groups.get(group)
+	if !ok {
+		return 0, false
+	}
+	return g.messageModel, true
+}
+
 // SubscriptionCount is findSubscriptionDataCount.
 func (m *ConsumerManager) SubscriptionCount(group string) int {
 	m.mu.Lock()

@@ -114,6 +114,11 @@ func TestConsumerRegisterChanges(t *testing.T) {
 	require.Same(t, b, fi.Channel)
 	require.Equal(t, []string{"G"}, m.GroupsConsuming("T2"))
 	require.Equal(t, 1, m.SubscriptionCount("G"))
+	model, ok := m.MessageModel("G")
+	require.True(t, ok)
+	require.Equal(t, body.Clustering, model)
+	_, ok = m.MessageModel("nobody")
+	require.False(t, ok)
 
 	// notify off: no CHANGE even when changed.
 	c := newChan("c:1")
@@ -123,6 +128,8 @@ func TestConsumerRegisterChanges(t *testing.T) {
 	require.Equal(t, EventRegister, evs[0].Event)
 	g, _ = m.Group("G")
 	require.Equal(t, body.ConsumeTypeNull, g.ConsumeType, "the last heartbeat's types win")
+	model, _ = m.MessageModel("G")
+	require.Equal(t, g.MessageModel, model, "as Group reports it")
 }
 
 func TestConsumerUnregisterCloseScan(t *testing.T) {
