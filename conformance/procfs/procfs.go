@@ -84,27 +84,57 @@ func ProcessCPU(pid int) (time.Duration, error) {
 // MachineCPU is the busy time of all CPUs (total minus idle, iowait and steal)
 // from /proc/stat's first line.
 func MachineCPU() (time.Duration, error) {
+	t, err := ReadMachineTimes()
+	return t.Busy, err
+}
+
+// MachineTimes are /proc/stat's first line summed up: Busy is all CPUs'
+// time neither idle, waiting for I/O nor stolen; Steal the time a virtual
+// machine's CPUs wanted to run while the host ran something else; Total
+// all of it.
+type MachineTimes struct {
+	Busy, Steal, Total time.Duration
+}
+
+// StealShare is the share of the CPU time between t0 and t that the host
+// stole; zero when no time passed.
+func (t MachineTimes) StealShare(t0 MachineTimes) float64 {
+	total := t.Total - t0.Total
+	if total <= 0 {
+		return 0
+	}
+	return float64(t.Steal-t0.Steal) / float64(total)
+}
+
+// ReadMachineTimes reads MachineTimes from /proc/stat.
+func ReadMachineTimes() (MachineTimes, error) {
 	b, err := os.ReadFile("/proc/stat")
 	if err != nil {
-		return 0, err
+		return MachineTimes{}, err
 	}
 	line, _, _ := bytes.Cut(b, []byte("\n"))
 	f := bytes.Fields(line)
 	if len(f) < 6 || string(f[0]) != "cpu" {
-		return 0, fmt.Errorf("/proc/stat: unexpected first line %q", line)
+		return MachineTimes{}, fmt.Errorf("/proc/stat: unexpected first line %q", line)
 	}
-	var busy int64
+	var busy, steal, total int64
 	for i, v := range f[1:] {
 		n, err := strconv.ParseInt(string(v), 10, 64)
 		if err != nil {
-			return 0, fmt.Errorf("/proc/stat: %w", err)
+			return MachineTimes{}, fmt.Errorf("/proc/stat: %w", err)
 		}
-		if i == 3 || i == 4 || i >= 7 { // idle, iowait, steal; guest times are in user already
+		switch {
+		case i >= 8: // guest times, already counted in user
 			continue
+		case i == 7:
+			steal = n
+		case i != 3 && i != 4: // not idle or iowait
+			busy += n
 		}
-		busy += n
+		total += n
 	}
-	return time.Duration(busy) * clockTick, nil
+	return MachineTimes{Busy: time.Duration(busy) * clockTick, Steal: time.Duration(steal) * clockTick,
+		Total: time.Duration(total) * clockTick}, nil
 }
 
 // LoadAvg is /proc/loadavg's three averages.

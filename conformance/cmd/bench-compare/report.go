@@ -177,6 +177,7 @@ func drainCPURows(consumer string, j, s drainCPU) []row {
 		{name: "broker CPU per message, " + consumer + " (µs)", java: j.perMessage(j.Broker), sput: s.perMessage(s.Broker), unit: "µs"},
 		{name: "consumer + broker CPU per message, " + consumer + " (µs)", java: sum(j), sput: sum(s), unit: "µs"},
 		{name: "rest of the machine's CPU per message, " + consumer + " (µs)", java: rest(j), sput: rest(s), unit: "µs"},
+		{name: "CPU stolen by the host per message, " + consumer + " (µs)", java: j.perMessage(j.Steal), sput: s.perMessage(s.Steal), unit: "µs"},
 	}
 }
 
@@ -196,7 +197,8 @@ func (r *report) printMarkdown(w io.Writer) {
 		if rd.SputnikFirst {
 			order = "Sputnik first"
 		}
-		fmt.Fprintf(w, "Round %d, %s (load average before Java: %s, before Sputnik: %s)\n\n", rd.Round, order, rd.Java.LoadBefore, rd.Sputnik.LoadBefore)
+		fmt.Fprintf(w, "Round %d, %s (load average before Java: %s, before Sputnik: %s; CPU time stolen by the host: %.1f%% during Java's run, %.1f%% during Sputnik's)\n\n",
+			rd.Round, order, rd.Java.LoadBefore, rd.Sputnik.LoadBefore, 100*rd.Java.HostSteal, 100*rd.Sputnik.HostSteal)
 		fmt.Fprintln(w, "| metric | Java 4.9.8 | Sputnik | Sputnik/Java | target |")
 		fmt.Fprintln(w, "|---|---:|---:|---:|---|")
 		for _, x := range rows(rd) {

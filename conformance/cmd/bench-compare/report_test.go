@@ -83,9 +83,10 @@ func TestSummaryOverRounds(t *testing.T) {
 // when the consumer ran in its own process, the broker's alone when not.
 func TestDrainCPURows(t *testing.T) {
 	cpu := func(consumer, broker time.Duration) drainCPU {
-		return drainCPU{Messages: 1_000_000, Consumer: consumer, Broker: broker, Machine: consumer + broker + 300*time.Millisecond}
+		return drainCPU{Messages: 1_000_000, Consumer: consumer, Broker: broker, Machine: consumer + broker + 300*time.Millisecond,
+			Steal: broker / 10}
 	}
-	j := &implRun{Impl: cluster.Java, JavaDrainCPU: cpu(10*time.Second, 6500*time.Millisecond), GoDrainCPU: cpu(0, 11*time.Second)}
+	j := &implRun{Impl: cluster.Java, HostSteal: 0.042, JavaDrainCPU: cpu(10*time.Second, 6500*time.Millisecond), GoDrainCPU: cpu(0, 11*time.Second)}
 	s := &implRun{Impl: cluster.Sputnik, JavaDrainCPU: cpu(10*time.Second, 1700*time.Millisecond), GoDrainCPU: cpu(0, 2500*time.Millisecond)}
 	var b bytes.Buffer
 	(&report{Rounds: []round{{Round: 1, Java: j, Sputnik: s}}}).printMarkdown(&b)
@@ -94,7 +95,9 @@ func TestDrainCPURows(t *testing.T) {
 	require.Contains(t, out, "| broker CPU per message, Java push consumer (µs) | 6.50 | 1.70 | 0.26× |  |")
 	require.Contains(t, out, "| consumer + broker CPU per message, Java push consumer (µs) | 16.50 | 11.70 | 0.71× |  |")
 	require.Contains(t, out, "| rest of the machine's CPU per message, Java push consumer (µs) | 0.30 | 0.30 | 1.00× |  |")
+	require.Contains(t, out, "| CPU stolen by the host per message, Java push consumer (µs) | 0.65 | 0.17 | 0.26× |  |")
 	require.Contains(t, out, "| broker CPU per message, client-go push consumer (µs) | 11.00 | 2.50 | 0.23× |  |")
 	require.NotContains(t, out, "consumer CPU per message, client-go")
+	require.Contains(t, out, "CPU time stolen by the host: 4.2% during Java's run, 0.0% during Sputnik's")
 	require.Zero(t, drainCPU{}.perMessage(time.Second))
 }

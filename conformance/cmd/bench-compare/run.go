@@ -31,6 +31,11 @@ type implRun struct {
 	Impl       cluster.Impl `json:"impl"`
 	Round      int          `json:"round"`
 	LoadBefore string       `json:"loadavgBefore"`
+	// HostSteal is the share of the machine's CPU time the host stole
+	// (a virtual machine's steal) from the broker's start to its last
+	// drain: a round with much of it says more about the host than the
+	// brokers.
+	HostSteal float64 `json:"hostStealShare"`
 	// Registered is from process start to the name server listing the
 	// broker (the answer to the first poll that did); RegisteredAfter from
 	// process start to the last poll that did not, a lower bound.
@@ -67,6 +72,13 @@ func (r *implRun) fail(what string, err error) {
 // Java broker sets the rate of its round).
 func (c *compare) runImpl(ctx context.Context, impl cluster.Impl, round int, rate float64) *implRun {
 	r := &implRun{Impl: impl, Round: round, LoadBefore: procfs.LoadAvg()}
+	if t0, err := procfs.ReadMachineTimes(); err == nil {
+		defer func() {
+			if t, err := procfs.ReadMachineTimes(); err == nil {
+				r.HostSteal = t.StealShare(t0)
+			}
+		}()
+	}
 	name := fmt.Sprintf("bench-%s-r%d", impl, round)
 	node, rss, err := c.startBroker(ctx, impl, name, r)
 	if err != nil {
@@ -200,12 +212,14 @@ func (c *compare) consumePhase(ctx context.Context, r *implRun, node *cluster.No
 // others' over the same span. On a machine whose CPUs both processes
 // share, their sum per message bounds the drain rate; what the machine
 // used besides them is everything else running (the harness, the name
-// server, kernel threads such as writeback).
+// server, kernel threads such as writeback). Steal is the CPU time the
+// host stole from the machine meanwhile.
 type drainCPU struct {
 	Messages int64         `json:"messages"`
 	Consumer time.Duration `json:"consumerCPUNanos"`
 	Broker   time.Duration `json:"brokerCPUNanos"`
 	Machine  time.Duration `json:"machineCPUNanos"`
+	Steal    time.Duration `json:"stealNanos"`
 }
 
 // perMessage is d per message in µs; zero when nothing was drained.
@@ -221,14 +235,14 @@ func (c drainCPU) perMessage(d time.Duration) float64 {
 // drain's drainCPU. A failed read leaves its field zero.
 func startDrainCPU(node *cluster.Node, messages int64) func(consumer time.Duration) drainCPU {
 	broker0, berr := procfs.ProcessCPU(node.Pid())
-	machine0, merr := procfs.MachineCPU()
+	machine0, merr := procfs.ReadMachineTimes()
 	return func(consumer time.Duration) drainCPU {
 		d := drainCPU{Messages: messages, Consumer: consumer}
 		if b, err := procfs.ProcessCPU(node.Pid()); err == nil && berr == nil {
 			d.Broker = b - broker0
 		}
-		if m, err := procfs.MachineCPU(); err == nil && merr == nil {
-			d.Machine = m - machine0
+		if m, err := procfs.ReadMachineTimes(); err == nil && merr == nil {
+			d.Machine, d.Steal = m.Busy-machine0.Busy, m.Steal-machine0.Steal
 		}
 		return d
 	}
