@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/sputnikmq/sputnik/tools/brokerbench"
@@ -268,6 +270,36 @@ func (r *report) printSummary(w io.Writer) {
 		fmt.Fprintf(w, "| %s | %d of %d | %s | %s – %s | %s |\n", k, a.met, a.measured, a.show(median(a.vals)),
 			a.show(a.vals[0]), a.show(a.vals[len(a.vals)-1]), a.bound())
 	}
+	fmt.Fprintln(w)
+	r.printSteal(w)
+}
+
+// stealNoted is the host steal share above which a round is named in the
+// summary: its numbers say as much about the host as about the brokers.
+const stealNoted = 0.05
+
+// printSteal sums up the host's CPU steal over the rounds.
+func (r *report) printSteal(w io.Writer) {
+	var java, sput []float64
+	var noted []string
+	for _, rd := range r.Rounds {
+		if rd.Java == nil || rd.Sputnik == nil {
+			continue
+		}
+		java, sput = append(java, rd.Java.HostSteal), append(sput, rd.Sputnik.HostSteal)
+		if max(rd.Java.HostSteal, rd.Sputnik.HostSteal) > stealNoted {
+			noted = append(noted, strconv.Itoa(rd.Round))
+		}
+	}
+	if len(java) == 0 {
+		return
+	}
+	pct := func(v []float64) string { return fmt.Sprintf("%.1f–%.1f%%", 100*slices.Min(v), 100*slices.Max(v)) }
+	fmt.Fprintf(w, "CPU time stolen by the host during a broker's run: Java %s, Sputnik %s.", pct(java), pct(sput))
+	if len(noted) > 0 {
+		fmt.Fprintf(w, " Rounds with more than %.0f%% on either side: %s.", 100*stealNoted, strings.Join(noted, ", "))
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintln(w)
 }
 

@@ -77,6 +77,13 @@ func TestSummaryOverRounds(t *testing.T) {
 	require.Contains(t, out, "| idle RSS (MiB) | 2 of 3 | 9.00 | 8.00 – 70.00 | ≤ 64.0 MiB |")
 	require.NotContains(t, out, "| drain, Java push consumer |", "a target no round measured is left out")
 	require.NotContains(t, out, "| start to registered (ms) |", "nor one measured as zero")
+	require.Contains(t, out, "CPU time stolen by the host during a broker's run: Java 0.0–0.0%, Sputnik 0.0–0.0%.\n")
+
+	rep.Rounds[1].Round = 2
+	rep.Rounds[1].Java.HostSteal, rep.Rounds[2].Sputnik.HostSteal = 0.062, 0.031
+	b.Reset()
+	rep.printMarkdown(&b)
+	require.Contains(t, b.String(), "Java 0.0–6.2%, Sputnik 0.0–3.1%. Rounds with more than 5% on either side: 2.\n")
 }
 
 // A drain's CPU is printed per message: consumer, broker and their sum
