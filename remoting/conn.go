@@ -65,9 +65,9 @@ type Conn struct {
 	vec   net.Buffers
 	offs  []int
 	pw    pendingWrite // the batch being written
-	// handoff is pw when the read loop left the rest of its write to the
-	// write loop; Lock should be held.
-	handoff *pendingWrite
+	// handedOff: the read loop left the rest of pw to the write loop; Lock
+	// should be held.
+	handedOff bool
 }
 
 // epoch is the origin of lastActive; time.Since on it is monotonic.

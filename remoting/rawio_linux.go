@@ -166,7 +166,8 @@ func fillIovec(vec []syscall.Iovec, v net.Buffers) []syscall.Iovec {
 	return vec
 }
 
-// consumeBuffers drops the first n bytes of v.
+// consumeBuffers drops the first n bytes of v. Empty buffers left at its
+// front are dropped by writeSome's next fillIovec.
 func consumeBuffers(v *net.Buffers, n int64) {
 	for len(*v) > 0 && n > 0 {
 		b := (*v)[0]
@@ -175,10 +176,6 @@ func consumeBuffers(v *net.Buffers, n int64) {
 			return
 		}
 		n -= int64(len(b))
-		(*v)[0] = nil
-		*v = (*v)[1:]
-	}
-	for len(*v) > 0 && len((*v)[0]) == 0 {
 		(*v)[0] = nil
 		*v = (*v)[1:]
 	}

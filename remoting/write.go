@@ -123,8 +123,9 @@ func (c *Conn) drain() {
 // handed to the write loop (pendingWrite).
 const inlineWriteMax = 64 << 10
 
-// pendingWrite is a batch being written: its encoded frame prefixes (buf)
-// and what of it is still to write (vec, over full).
+// pendingWrite is a batch being written (Conn.pw, the writer of the
+// moment's): its encoded frame prefixes (buf) and what of it is still to
+// write (vec, over full).
 type pendingWrite struct {
 	batch []outItem
 	buf   *bytebufferpool.ByteBuffer
@@ -158,7 +159,7 @@ func (c *Conn) flushReplies() {
 		if err == nil && len(w.vec) > 0 {
 			// The socket buffer is full: the write loop finishes the batch.
 			c.mu.Lock()
-			c.handoff = w
+			c.handedOff = true
 			c.mu.Unlock()
 			c.wakeWriter()
 			return
@@ -223,19 +224,18 @@ func (c *Conn) writeLoop() {
 		c.mu.Lock()
 		switch {
 		case c.isClosed:
-			batch, w := c.queue, c.handoff
-			c.queue, c.handoff = nil, nil
+			batch, handedOff := c.queue, c.handedOff
+			c.queue, c.handedOff = nil, false
 			c.mu.Unlock()
 			releaseAll(batch)
-			if w != nil {
-				c.recycle(w)
+			if handedOff {
+				c.recycle(&c.pw)
 			}
 			return
-		case c.handoff != nil:
-			w := c.handoff
-			c.handoff = nil
+		case c.handedOff:
+			c.handedOff = false
 			c.mu.Unlock()
-			if c.endWrite(w, c.writeVec(&w.vec)) {
+			if c.endWrite(&c.pw, c.writeVec(&c.pw.vec)) {
 				c.wakeWriter()
 			}
 		case c.writing:
