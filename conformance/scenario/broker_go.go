@@ -16,6 +16,7 @@ import (
 	"github.com/apache/rocketmq-client-go/v2/producer"
 
 	"github.com/sputnikmq/sputnik/conformance/rawclient"
+	"github.com/sputnikmq/sputnik/remoting/protocol"
 )
 
 // systemProps are Java MessageConst's system property names (the
@@ -304,11 +305,11 @@ func storedCount(ctx context.Context, env *Env, topic string) (int64, error) {
 			if resp.Code != respSuccess {
 				return 0, fmt.Errorf("GET_MAX_OFFSET %s q%d at %s: %w", topic, q, addr, &codeError{Code: resp.Code, Remark: resp.Remark})
 			}
-			off, err := replyOffset(resp)
-			if err != nil {
+			var h protocol.GetMaxOffsetResponseHeader
+			if err := h.DecodeFrom(resp); err != nil {
 				return 0, fmt.Errorf("GET_MAX_OFFSET %s q%d at %s: %w", topic, q, addr, err)
 			}
-			sum += off
+			sum += h.Offset
 		}
 	}
 	return sum, nil

@@ -18,7 +18,6 @@ import (
 
 	"github.com/sputnikmq/sputnik/conformance/rawclient"
 	"github.com/sputnikmq/sputnik/remoting/protocol"
-	"github.com/sputnikmq/sputnik/remoting/wire"
 )
 
 const (
@@ -89,12 +88,12 @@ func queryOffsets(ctx context.Context, addr, group, topic string, n int) (string
 		}
 		switch resp.Code {
 		case respSuccess:
-			off, err := replyOffset(resp)
-			if err != nil {
+			var h protocol.QueryConsumerOffsetResponseHeader
+			if err := h.DecodeFrom(resp); err != nil {
 				return "", 0, fmt.Errorf("QUERY_CONSUMER_OFFSET %s q%d: %w", topic, q, err)
 			}
-			sum += off
-			parts[q] = fmt.Sprintf("q%d=%d", q, off)
+			sum += h.Offset
+			parts[q] = fmt.Sprintf("q%d=%d", q, h.Offset)
 		case respQueryNotFound:
 			parts[q] = fmt.Sprintf("q%d=none", q)
 		default:
@@ -102,17 +101,6 @@ func queryOffsets(ctx context.Context, addr, group, topic string, n int) (string
 		}
 	}
 	return strings.Join(parts, " "), sum, nil
-}
-
-// replyOffset is the "offset" field of a successful offset reply's
-// header (QUERY_CONSUMER_OFFSET, GET_MAX_OFFSET).
-func replyOffset(resp *wire.Command) (int64, error) {
-	v, ok := resp.ExtValue("offset")
-	off, err := strconv.ParseInt(v, 10, 64)
-	if !ok || err != nil {
-		return 0, fmt.Errorf("offset %q", v)
-	}
-	return off, nil
 }
 
 // awaitOffsets polls (5 s) until group's committed offsets on topic's n
