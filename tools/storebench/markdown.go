@@ -30,11 +30,11 @@ func writeBaselines(b *strings.Builder, r *Report) {
 	}
 	b.WriteString("### Page cache (pre-allocated file, no fsync)\n\n" +
 		"Each measured several times before and after the appends; on this VM the same run varies several-fold.\n\n" +
-		"| method | chunk | bytes | runs | best MB/s | median MB/s | worst MB/s |\n|---|---:|---:|---:|---:|---:|---:|\n")
+		"| method | chunk | bytes | runs | best MB/s | median MB/s | worst MB/s | most steal |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, k := range baselineKinds(r) {
 		rates := baselineRates(r, k.method, k.chunk)
-		fmt.Fprintf(b, "| %s | %s | %s | %d | %.0f | %.0f | %.0f |\n", k.method, mib(int64(k.chunk)), mib(k.bytes),
-			len(rates), rates[len(rates)-1]/1e6, rates[len(rates)/2]/1e6, rates[0]/1e6)
+		fmt.Fprintf(b, "| %s | %s | %s | %d | %.0f | %.0f | %.0f | %.1f%% |\n", k.method, mib(int64(k.chunk)), mib(k.bytes),
+			len(rates), rates[len(rates)-1]/1e6, rates[len(rates)/2]/1e6, rates[0]/1e6, 100*mostSteal(r, k.method, k.chunk))
 	}
 	b.WriteString("\n")
 }
@@ -44,14 +44,14 @@ func writeAppends(b *strings.Builder, r *Report) {
 		return
 	}
 	b.WriteString("### Append\n\n" +
-		"| size | thr | impl | round | msgs | failed | msgs/s | log MB/s | msgs/s +dispatch | p50 µs | p99 µs | p99.9 µs | peak RSS | peak anon | heap at end | load |\n" +
-		"|---:|---:|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n")
+		"| size | thr | impl | round | msgs | failed | msgs/s | log MB/s | msgs/s +dispatch | p50 µs | p99 µs | p99.9 µs | peak RSS | peak anon | heap at end | load | steal | write(2) just before MB/s |\n" +
+		"|---:|---:|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|\n")
 	for i := range r.Appends {
 		a := &r.Appends[i]
-		fmt.Fprintf(b, "| %s | %d | %s | %d | %d | %s | %.0f | %.0f | %.0f | %s | %s | %s | %s | %s | %s | %s |\n",
+		fmt.Fprintf(b, "| %s | %d | %s | %d | %d | %s | %.0f | %.0f | %.0f | %s | %s | %s | %s | %s | %s | %s | %.1f%% | %s |\n",
 			mib(int64(a.Size)), a.Threads, a.Impl, a.Round+1, a.Messages, failed(a), a.MsgsPerSec(), a.LogBytesPerSec()/1e6,
 			a.MsgsPerSecDispatched(), micros(a.Latency.P50), micros(a.Latency.P99), micros(a.Latency.P999),
-			mib(a.Peak.RSS), mib(a.Peak.Anon), mib(a.Memory.HeapUsed), a.Load)
+			mib(a.Peak.RSS), mib(a.Peak.Anon), mib(a.Memory.HeapUsed), a.Load, 100*a.Steal, pageCacheBefore(a))
 	}
 	b.WriteString("\n")
 }
@@ -85,11 +85,47 @@ func baselineRates(r *Report, method string, chunk int) []float64 {
 	return out
 }
 
+// pageCacheBefore is the bandwidth of the settle write before a ("–"
+// without one).
+func pageCacheBefore(a *AppendResult) string {
+	if a.PageCache == nil {
+		return "–"
+	}
+	return fmt.Sprintf("%.0f", a.PageCache.BytesPerSec()/1e6)
+}
+
+// pairedPct lists, round by round, each of impl's runs for size and
+// threads as a share of the write(2) bandwidth measured just before it.
+func pairedPct(r *Report, impl string, size, threads int) string {
+	var out []string
+	for i := range r.Appends {
+		a := &r.Appends[i]
+		if a.Impl == impl && a.Size == size && a.Threads == threads && a.PageCache != nil {
+			out = append(out, pct(a.LogBytesPerSec(), a.PageCache.BytesPerSec()))
+		}
+	}
+	if len(out) == 0 {
+		return "–"
+	}
+	return strings.Join(out, ", ")
+}
+
 func failed(a *AppendResult) string {
 	if a.Failed == 0 {
 		return "0"
 	}
 	return fmt.Sprintf("%d %s", a.Failed, a.FailedStatus)
+}
+
+// mostSteal is the highest steal share of the baselines of method and chunk.
+func mostSteal(r *Report, method string, chunk int) float64 {
+	var most float64
+	for _, x := range r.Baselines {
+		if x.Method == method && x.Chunk == chunk {
+			most = max(most, x.Steal)
+		}
+	}
+	return most
 }
 
 // bestBaseline is the highest bandwidth measured for method and chunk.
@@ -119,18 +155,19 @@ func writeRatios(b *strings.Builder, r *Report) {
 	}
 	mm, wr := bestBaseline(r, BaselineMmap, 64<<10), bestBaseline(r, BaselineWrite, 64<<10)
 	b.WriteString("### Ratios (targets: Sputnik ≥ 1.5× Java; ≥ 80% of page cache at 64 KiB)\n\n" +
-		"Rounds alternate which store runs first (Sputnik in odd rounds). Each implementation's best round; page cache is the best baseline run of each method.\n\n" +
-		"| size | thr | Sputnik/Java append | Sputnik/Java +dispatch | Sputnik / mmap+memcpy | Sputnik / write(2) 64K | Java / mmap+memcpy |\n" +
-		"|---:|---:|---:|---:|---:|---:|---:|\n")
+		"Rounds alternate which store runs first (Sputnik in odd rounds). Each implementation's best round; page cache is the best baseline run of each method. " +
+		"The last column pairs each Sputnik run with the 64 KiB write(2) of the same bytes that settled the page cache just before it, round by round.\n\n" +
+		"| size | thr | Sputnik/Java append | Sputnik/Java +dispatch | Sputnik / mmap+memcpy | Sputnik / write(2) 64K | Java / mmap+memcpy | Sputnik / write(2) just before |\n" +
+		"|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, size := range r.Options.Sizes {
 		for _, threads := range r.Options.Threads {
 			s, j := r.find(Sputnik, size, threads), r.find(Java, size, threads)
 			if s == nil {
 				continue
 			}
-			fmt.Fprintf(b, "| %s | %d | %s | %s | %s | %s | %s |\n", mib(int64(size)), threads,
+			fmt.Fprintf(b, "| %s | %d | %s | %s | %s | %s | %s | %s |\n", mib(int64(size)), threads,
 				ratioOf(s, j, (*AppendResult).MsgsPerSec), ratioOf(s, j, (*AppendResult).MsgsPerSecDispatched),
-				pct(s.LogBytesPerSec(), mm), pct(s.LogBytesPerSec(), wr), javaPct(j, mm))
+				pct(s.LogBytesPerSec(), mm), pct(s.LogBytesPerSec(), wr), javaPct(j, mm), pairedPct(r, Sputnik, size, threads))
 		}
 	}
 	b.WriteString("\n")

@@ -84,16 +84,3 @@ func (p *Peak) sample(pid string) {
 	}
 	p.RSS, p.Anon = max(p.RSS, m.VmRSS), max(p.Anon, m.RssAnon)
 }
-
-// loadAvg is /proc/loadavg's first three fields ("" when unreadable).
-func loadAvg() string {
-	raw, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return ""
-	}
-	f := bytes.Fields(raw)
-	if len(f) < 3 {
-		return ""
-	}
-	return string(bytes.Join(f[:3], []byte(" ")))
-}

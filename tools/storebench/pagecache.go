@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/sputnikmq/sputnik/tools/procfs"
 )
 
 // Baseline is one page-cache bandwidth measurement: Bytes written to a
@@ -19,6 +21,9 @@ type Baseline struct {
 	Bytes  int64  `json:"bytes"`
 	Nanos  int64  `json:"nanos"`
 	Load   string `json:"load"`
+	// Steal is the share of the machine's CPU time the host stole while
+	// the bytes were written (see procfs.MachineTimes).
+	Steal float64 `json:"steal"`
 }
 
 // The baseline methods.
@@ -54,7 +59,7 @@ func RunBaselines(dir string, total int64, repeats int) ([]Baseline, error) {
 }
 
 func runBaseline(path, method string, chunk int, total int64) (Baseline, error) {
-	b := Baseline{Method: method, Chunk: chunk, Bytes: total, Load: loadAvg()}
+	b := Baseline{Method: method, Chunk: chunk, Bytes: total, Load: procfs.LoadAvg()}
 	f, err := preallocate(path, total)
 	if err != nil {
 		return b, err
@@ -65,12 +70,13 @@ func runBaseline(path, method string, chunk int, total int64) (Baseline, error) 
 		buf[i] = byte('a' + i%26)
 	}
 	var d time.Duration
+	steal := startSteal()
 	if method == BaselineMmap {
 		d, err = copyMapped(f, buf, total)
 	} else {
 		d, err = writeSequential(f, buf, total)
 	}
-	b.Nanos = int64(d)
+	b.Nanos, b.Steal = int64(d), steal()
 	return b, errors.Join(err, f.Close())
 }
 
@@ -118,19 +124,29 @@ func perSec(n, nanos int64) float64 {
 	return float64(n) / (float64(nanos) / 1e9)
 }
 
-// settle writes size bytes to a file at path through the page cache and
-// deletes it. On a VM a page of guest memory not touched for a while costs
-// ~10 µs to fill (the host backs it anew), memory freed moments ago almost
-// nothing, so a run's speed depended on how much page cache the run before
-// it had just freed (1 KiB x 4 producers: 381k msg/s after a 128 B run,
-// 620k after a 1 KiB one, same binary). Settling before every run gives
-// each store the same start.
-func settle(path string, size int64) error {
-	f, err := preallocate(path, size)
-	if err != nil {
-		return err
+// settle writes size bytes to a file at path through the page cache with
+// write(2) of 64 KiB, deletes it, and returns the bandwidth as a Baseline:
+// the page cache as the append run that follows finds it. On a VM a page
+// of guest memory not touched for a while costs ~10 µs to fill (the host
+// backs it anew), memory freed moments ago almost nothing, so a run's
+// speed depended on how much page cache the run before it had just freed
+// (1 KiB x 4 producers: 381k msg/s after a 128 B run, 620k after a 1 KiB
+// one, same binary). Settling before every run gives each store the same
+// start, and timing it gives each run a page-cache baseline taken under
+// the same host conditions.
+func settle(path string, size int64) (Baseline, error) {
+	return runBaseline(path, BaselineWrite, 64<<10, size)
+}
+
+// startSteal starts measuring the host's steal; the function it returns
+// gives the share stolen since (0 when /proc/stat is unreadable).
+func startSteal() func() float64 {
+	t0, err := procfs.ReadMachineTimes()
+	return func() float64 {
+		t, err2 := procfs.ReadMachineTimes()
+		if err != nil || err2 != nil {
+			return 0
+		}
+		return t.StealShare(t0)
 	}
-	defer os.Remove(path)
-	_, err = writeSequential(f, make([]byte, 1<<20), size)
-	return errors.Join(err, f.Close())
 }

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sputnikmq/sputnik/tools/procfs"
 )
 
 // runRecovery is the recovery part: a Sputnik-written log (and with
@@ -119,7 +121,7 @@ func parseWritten(line string) (int64, bool) {
 func timeOpen(ctx context.Context, o *Options, impl, dir, what string) (*RecoverResult, error) {
 	o.progress("recover %s: %s", impl, what)
 	j := &Job{Kind: JobRecover, Dir: dir, SegmentSize: o.SegmentSize, Size: 1, Threads: 1, Queues: o.Queues}
-	load := loadAvg()
+	load := procfs.LoadAvg()
 	cmd, err := command(ctx, impl, j)
 	if err != nil {
 		return nil, err

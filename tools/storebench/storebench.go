@@ -33,6 +33,8 @@ import (
 	"runtime"
 	"strconv"
 	"time"
+
+	"github.com/sputnikmq/sputnik/tools/procfs"
 )
 
 // The implementations.
@@ -111,6 +113,11 @@ type AppendResult struct {
 	Peak            Peak    `json:"peak"`
 	Load            string  `json:"load"`
 	Round           int     `json:"round"`
+	// Steal is the share of the machine's CPU the host stole during the
+	// run; PageCache is the settle write just before it (nil without
+	// Options.Settle).
+	Steal     float64   `json:"steal"`
+	PageCache *Baseline `json:"pageCacheBefore,omitempty"`
 }
 
 // MsgsPerSec is the rate of successful puts until the last put returned.
@@ -183,7 +190,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 
 func (o *Options) progress(format string, args ...any) {
 	if o.Progress != nil {
-		fmt.Fprintf(o.Progress, "%s [load %s] %s\n", time.Now().Format("15:04:05"), loadAvg(), fmt.Sprintf(format, args...))
+		fmt.Fprintf(o.Progress, "%s [load %s] %s\n", time.Now().Format("15:04:05"), procfs.LoadAvg(), fmt.Sprintf(format, args...))
 	}
 }
 
@@ -246,13 +253,16 @@ func runAppend(ctx context.Context, o *Options, impl string, size, threads int) 
 		return nil, err
 	}
 	defer os.RemoveAll(j.Dir)
+	var before *Baseline
 	if o.Settle {
-		if err := settle(filepath.Join(o.Dir, "settle"), o.Bytes); err != nil {
+		b, err := settle(filepath.Join(o.Dir, "settle"), o.Bytes)
+		if err != nil {
 			return nil, err
 		}
+		before = &b
 	}
 	o.progress("append %s size=%d threads=%d messages=%d", impl, size, threads, j.Messages)
-	load := loadAvg()
+	load, steal := procfs.LoadAvg(), startSteal()
 	cmd, err := command(ctx, impl, j)
 	if err != nil {
 		return nil, err
@@ -266,6 +276,7 @@ func runAppend(ctx context.Context, o *Options, impl string, size, threads int) 
 		return nil, err
 	}
 	res.Impl, res.Size, res.Threads, res.Peak, res.Load = impl, size, threads, p.peak, load
+	res.Steal, res.PageCache = steal(), before
 	if res.Failed > 0 {
 		o.progress("%s: %d of %d puts failed (%s)", impl, res.Failed, res.Messages, res.FailedStatus)
 	}

@@ -31,7 +31,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/sputnikmq/sputnik/conformance/procfs"
+	"github.com/sputnikmq/sputnik/tools/procfs"
 	"os"
 	"os/exec"
 	"os/signal"

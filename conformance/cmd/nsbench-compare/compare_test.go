@@ -3,7 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"github.com/sputnikmq/sputnik/conformance/procfs"
+	"github.com/sputnikmq/sputnik/tools/procfs"
 	"os"
 	"os/exec"
 	"path/filepath"

@@ -42,7 +42,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/sputnikmq/sputnik/conformance/procfs"
+	"github.com/sputnikmq/sputnik/tools/procfs"
 	"os"
 	"os/exec"
 	"os/signal"

@@ -3,7 +3,7 @@ package main
 import (
 	"cmp"
 	"fmt"
-	"github.com/sputnikmq/sputnik/conformance/procfs"
+	"github.com/sputnikmq/sputnik/tools/procfs"
 	"io"
 	"os"
 	"runtime"

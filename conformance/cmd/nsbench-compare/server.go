@@ -5,7 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/sputnikmq/sputnik/conformance/procfs"
+	"github.com/sputnikmq/sputnik/tools/procfs"
 	"net"
 	"os"
 	"path/filepath"
