@@ -16,7 +16,7 @@ func TestMarkdownRatios(t *testing.T) {
 	r := &Report{
 		Options: Options{Sizes: []int{64 << 10}, Threads: []int{4}, SegmentSize: 1 << 30, Queues: 8},
 		Baselines: []Baseline{
-			{Method: BaselineMmap, Chunk: 64 << 10, Bytes: 1000e6, Nanos: sec},     // 1000 MB/s
+			{Method: BaselineMmap, Chunk: 64 << 10, Bytes: 1000e6, Nanos: sec},                   // 1000 MB/s
 			{Method: BaselineMmap, Chunk: 64 << 10, Bytes: 1000e6, Nanos: sec / 2, Steal: 0.031}, // 2000 MB/s: the best
 			{Method: BaselineWrite, Chunk: 64 << 10, Bytes: 1000e6, Nanos: sec / 4},
 		},
