@@ -29,6 +29,10 @@ const (
 	shutdownTimeout = 30 * time.Second
 )
 
+// processInit is when the package was initialised, moments after exec:
+// the boot line's log entry says how long the whole start took from here.
+var processInit = time.Now()
+
 func main() {
 	os.Exit(run(os.Args[1:], os.Environ(), os.Stdout, os.Stderr, javacli.WaitForSignal))
 }
@@ -66,8 +70,10 @@ func run(args, environ []string, stdout, stderr io.Writer, wait func() int) int 
 func serve(st *brokerconfig.Startup, serialize wire.SerializeType, listen string, stdout, stderr io.Writer, wait func() int) int {
 	log, closeLog := openLog(javacli.UserHome(), stderr)
 	defer closeLog()
+	t0 := time.Now()
 	b, err := broker.New(st, broker.Options{Log: log, Serialize: serialize, ListenAddr: listen})
 	if err == nil {
+		log.WithField("took", time.Since(t0).String()).Info("broker loaded (tables, store and recovery)")
 		err = b.Start()
 	}
 	if err != nil {
@@ -82,7 +88,7 @@ func serve(st *brokerconfig.Startup, serialize wire.SerializeType, listen string
 	if st.Broker.NamesrvAddr != nil {
 		tip += " and name server is " + *st.Broker.NamesrvAddr
 	}
-	log.Info(tip)
+	log.WithField("sinceInit", time.Since(processInit).String()).Info(tip)
 	fmt.Fprintln(stdout, tip)
 	code := wait()
 	start := time.Now()

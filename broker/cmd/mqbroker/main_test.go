@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -27,6 +28,11 @@ func TestSampleBrokerConfStarts(t *testing.T) {
 	require.Regexp(t, `^The broker\[broker-a, [^\]]+:\d+\] boot success\. serializeType=JSON\n$`, stdout.String())
 	require.NoFileExists(t, filepath.Join(home, "store", "abort"), "clean shutdown removes the abort file")
 	require.FileExists(t, filepath.Join(home, "store", "config", "topics.json"))
+	logText, err := os.ReadFile(filepath.Join(home, "logs", "rocketmqlogs", "broker.log"))
+	require.NoError(t, err)
+	require.Regexp(t, `msg="broker loaded \(tables, store and recovery\)" took=\S+`, string(logText))
+	require.Regexp(t, `msg="broker started" register=\S+ server=\S+ store=\S+`, string(logText), "the start's phases are logged")
+	require.Regexp(t, `boot success[^\n]* sinceInit=\S+`, string(logText))
 }
 
 // -h prints commons-cli's help and exits 0; -p prints the four configs.
