@@ -106,6 +106,20 @@ func (t MachineTimes) StealShare(t0 MachineTimes) float64 {
 	return float64(t.Steal-t0.Steal) / float64(total)
 }
 
+// StartSteal starts measuring the host's steal; the function it returns
+// gives the share of the machine's CPU time stolen since (0 when
+// /proc/stat could not be read either time).
+func StartSteal() func() float64 {
+	t0, err0 := ReadMachineTimes()
+	return func() float64 {
+		t, err := ReadMachineTimes()
+		if err0 != nil || err != nil {
+			return 0
+		}
+		return t.StealShare(t0)
+	}
+}
+
 // ReadMachineTimes reads MachineTimes from /proc/stat.
 func ReadMachineTimes() (MachineTimes, error) {
 	b, err := os.ReadFile("/proc/stat")

@@ -13,6 +13,9 @@ func TestStealShare(t *testing.T) {
 	t1 := MachineTimes{Busy: 3 * time.Second, Steal: 2 * time.Second, Total: 14 * time.Second}
 	assert.InDelta(t, 0.25, t1.StealShare(t0), 1e-9)
 	assert.Zero(t, t0.StealShare(t0), "no time passed")
+	share := StartSteal()()
+	assert.GreaterOrEqual(t, share, 0.0)
+	assert.LessOrEqual(t, share, 1.0)
 }
 
 // The machine's own counters: busy and stolen time are parts of the total,

@@ -70,7 +70,7 @@ func runBaseline(path, method string, chunk int, total int64) (Baseline, error) 
 		buf[i] = byte('a' + i%26)
 	}
 	var d time.Duration
-	steal := startSteal()
+	steal := procfs.StartSteal()
 	if method == BaselineMmap {
 		d, err = copyMapped(f, buf, total)
 	} else {
@@ -136,17 +136,4 @@ func perSec(n, nanos int64) float64 {
 // the same host conditions.
 func settle(path string, size int64) (Baseline, error) {
 	return runBaseline(path, BaselineWrite, 64<<10, size)
-}
-
-// startSteal starts measuring the host's steal; the function it returns
-// gives the share stolen since (0 when /proc/stat is unreadable).
-func startSteal() func() float64 {
-	t0, err := procfs.ReadMachineTimes()
-	return func() float64 {
-		t, err2 := procfs.ReadMachineTimes()
-		if err != nil || err2 != nil {
-			return 0
-		}
-		return t.StealShare(t0)
-	}
 }

@@ -262,7 +262,7 @@ func runAppend(ctx context.Context, o *Options, impl string, size, threads int) 
 		before = &b
 	}
 	o.progress("append %s size=%d threads=%d messages=%d", impl, size, threads, j.Messages)
-	load, steal := procfs.LoadAvg(), startSteal()
+	load, steal := procfs.LoadAvg(), procfs.StartSteal()
 	cmd, err := command(ctx, impl, j)
 	if err != nil {
 		return nil, err

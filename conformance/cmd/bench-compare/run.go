@@ -72,13 +72,8 @@ func (r *implRun) fail(what string, err error) {
 // Java broker sets the rate of its round).
 func (c *compare) runImpl(ctx context.Context, impl cluster.Impl, round int, rate float64) *implRun {
 	r := &implRun{Impl: impl, Round: round, LoadBefore: procfs.LoadAvg()}
-	if t0, err := procfs.ReadMachineTimes(); err == nil {
-		defer func() {
-			if t, err := procfs.ReadMachineTimes(); err == nil {
-				r.HostSteal = t.StealShare(t0)
-			}
-		}()
-	}
+	steal := procfs.StartSteal()
+	defer func() { r.HostSteal = steal() }()
 	name := fmt.Sprintf("bench-%s-r%d", impl, round)
 	node, rss, err := c.startBroker(ctx, impl, name, r)
 	if err != nil {
