@@ -62,6 +62,9 @@ type Node struct {
 	err    error         // its exit status
 	starts int
 	tail   *tailBuffer
+	// launched is when the current process's exec returned to us, booted
+	// when its boot line reached us.
+	launched, booted time.Time
 }
 
 // Addr is the node's client-facing address, 127.0.0.1:listenPort.
@@ -106,6 +109,14 @@ func (n *Node) Pid() int {
 		return 0
 	}
 	return n.cmd.Process.Pid
+}
+
+// Launched is when the current process's exec returned and Booted when
+// its boot line was read (zero before).
+func (n *Node) Launched() (launched, booted time.Time) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.launched, n.booted
 }
 
 // start launches the process and waits until it printed its boot line and
@@ -154,6 +165,7 @@ func (n *Node) start(ctx context.Context) error {
 	done := make(chan struct{})
 	n.mu.Lock()
 	n.cmd, n.done, n.err, n.tail = cmd, done, nil, tail
+	n.launched, n.booted = time.Now(), time.Time{}
 	n.mu.Unlock()
 	track(n)
 
@@ -184,6 +196,9 @@ func (n *Node) scanStdout(r io.Reader, w io.Writer, booted chan struct{}) {
 		fmt.Fprintln(w, line)
 		if !seen && n.boot.MatchString(line) {
 			seen = true
+			n.mu.Lock()
+			n.booted = time.Now()
+			n.mu.Unlock()
 			close(booted)
 		}
 	}

@@ -81,6 +81,52 @@ func ProcessCPU(pid int) (time.Duration, error) {
 	return time.Duration(ut+st) * clockTick, nil
 }
 
+// ProcessStart is when pid began, to a clock tick: its start time in
+// /proc/<pid>/stat (ticks since boot) placed on the wall clock through
+// /proc/uptime.
+func ProcessStart(pid int) (time.Time, error) {
+	now := time.Now()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return time.Time{}, err
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return time.Time{}, fmt.Errorf("/proc/%d/stat: no ')'", pid)
+	}
+	// After ')': state(3) … starttime(22), i.e. f[19].
+	f := bytes.Fields(b[i+1:])
+	if len(f) < 20 {
+		return time.Time{}, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(f))
+	}
+	ticks, err := strconv.ParseInt(string(f[19]), 10, 64)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("/proc/%d/stat: bad starttime: %w", pid, err)
+	}
+	up, err := uptime()
+	if err != nil {
+		return time.Time{}, err
+	}
+	return now.Add(time.Duration(ticks)*clockTick - up), nil
+}
+
+// uptime is the first number of /proc/uptime: time since boot.
+func uptime() (time.Duration, error) {
+	b, err := os.ReadFile("/proc/uptime")
+	if err != nil {
+		return 0, err
+	}
+	f := bytes.Fields(b)
+	if len(f) == 0 {
+		return 0, fmt.Errorf("/proc/uptime: empty")
+	}
+	secs, err := strconv.ParseFloat(string(f[0]), 64)
+	if err != nil {
+		return 0, fmt.Errorf("/proc/uptime: %w", err)
+	}
+	return time.Duration(secs * float64(time.Second)), nil
+}
+
 // MachineCPU is the busy time of all CPUs (total minus idle, iowait and steal)
 // from /proc/stat's first line.
 func MachineCPU() (time.Duration, error) {

@@ -1,6 +1,7 @@
 package procfs
 
 import (
+	"os/exec"
 	"testing"
 	"time"
 
@@ -28,4 +29,19 @@ func TestReadMachineTimes(t *testing.T) {
 	busy, err := MachineCPU()
 	require.NoError(t, err)
 	assert.GreaterOrEqual(t, busy, m.Busy)
+}
+
+// A child started now began, by the kernel's clock, between just before
+// and just after the start call, to a clock tick or two.
+func TestProcessStart(t *testing.T) {
+	before := time.Now()
+	cmd := exec.Command("sleep", "5")
+	require.NoError(t, cmd.Start())
+	after := time.Now()
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	started, err := ProcessStart(cmd.Process.Pid)
+	require.NoError(t, err)
+	assert.WithinRange(t, started, before.Add(-3*clockTick), after.Add(3*clockTick))
+	_, err = ProcessStart(-1)
+	assert.Error(t, err)
 }

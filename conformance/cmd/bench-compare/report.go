@@ -215,8 +215,8 @@ func (r *report) printMarkdown(w io.Writer) {
 				fmt.Fprintf(w, "\n%s: %d open-loop requests went out > 1 ms late (generator behind).\n", ir.Impl, ir.Rate.Late)
 			}
 			if ir.Registered > targetRegistered {
-				fmt.Fprintf(w, "\n%s: the name server did not list the broker %.0f ms after start and did %.0f ms after it (a slow name server widens this).\n",
-					ir.Impl, ms(ir.RegisteredAfter), ms(ir.Registered))
+				fmt.Fprintf(w, "\n%s: the name server did not list the broker %.0f ms after start and did %.0f ms after it (a slow name server widens this); %v.\n",
+					ir.Impl, ms(ir.RegisteredAfter), ms(ir.Registered), ir.Phases)
 			}
 		}
 		fmt.Fprintln(w)

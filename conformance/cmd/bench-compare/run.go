@@ -41,7 +41,9 @@ type implRun struct {
 	// process start to the last poll that did not, a lower bound.
 	Registered      time.Duration `json:"startToRegisteredNanos"`
 	RegisteredAfter time.Duration `json:"startToRegisteredAfterNanos"`
-	IdleRSS         int64         `json:"idleRSSBytes"`
+	// Phases place the start's steps on the same clock.
+	Phases  startPhases `json:"startPhases"`
+	IdleRSS int64       `json:"idleRSSBytes"`
 	// RawSend is the closed-loop raw-frame send; JavaSend the Java client's
 	// (BenchDriver) sync send; Rate the open-loop send at half Java's peak.
 	RawSend  brokerbench.SendResult `json:"rawSend"`
@@ -93,7 +95,7 @@ func (c *compare) runImpl(ctx context.Context, impl cluster.Impl, round int, rat
 	}()
 	sleepCtx(ctx, c.idle)
 	r.IdleRSS = rss.Read().RSS
-	progress("%s: registered after %v (not yet at %v), idle RSS %.1f MiB", impl, r.Registered, r.RegisteredAfter, mib(r.IdleRSS))
+	progress("%s: registered after %v (not yet at %v; %v), idle RSS %.1f MiB", impl, r.Registered, r.RegisteredAfter, r.Phases, mib(r.IdleRSS))
 	for _, t := range []string{sendTopic, consumeTopic} {
 		r.fail("create topic "+t, brokerbench.CreateTopic(ctx, node.Addr(), t, benchQueues))
 	}
@@ -145,7 +147,36 @@ func (c *compare) startBroker(ctx context.Context, impl cluster.Impl, name strin
 	}
 	start := bannerTime(node.StdoutPath(), t0)
 	r.Registered, r.RegisteredAfter = g.By.Sub(start), max(g.After.Sub(start), 0)
+	r.Phases = phasesOf(node, start)
 	return node, rss, nil
+}
+
+// startPhases are the steps of a broker's start, each from the same start
+// as Registered: the process created (the kernel's start time, to 10 ms),
+// its exec returned to the harness, and its boot line read. A slow start
+// then shows whether the time went before the broker's own code ran.
+type startPhases struct {
+	Forked   time.Duration `json:"forkedNanos"`
+	Launched time.Duration `json:"launchedNanos"`
+	Booted   time.Duration `json:"bootLineNanos"`
+}
+
+func phasesOf(node *cluster.Node, start time.Time) startPhases {
+	var p startPhases
+	if t, err := procfs.ProcessStart(node.Pid()); err == nil {
+		p.Forked = t.Sub(start)
+	}
+	launched, booted := node.Launched()
+	p.Launched = launched.Sub(start)
+	if !booted.IsZero() {
+		p.Booted = booted.Sub(start)
+	}
+	return p
+}
+
+func (p startPhases) String() string {
+	return fmt.Sprintf("process created +%.0f ms, exec returned +%.1f ms, boot line +%.1f ms",
+		ms(p.Forked), ms(p.Launched), ms(p.Booted))
 }
 
 // sendPhase runs the raw closed-loop send (profiled with perf when asked)
