@@ -58,6 +58,7 @@ const defaultPrefill = 1_000_000
 // compare is one run's configuration.
 type compare struct {
 	launcher    *cluster.Launcher
+	settle      *settler // nil: start brokers without waiting for a quiet host
 	namesrv     *cluster.Node
 	send        brokerbench.SendOptions
 	rateConns   int
@@ -184,11 +185,15 @@ func setup() (*compare, string, error) {
 		}
 		return nil
 	})
+	settle := flag.Bool("settle", true, "before every broker start, sync the file system and wait until fork+exec of true(1) has stayed fast for 3 s (see settle.go)")
 	flag.Parse()
 	c.brokerExtra = map[string]string{"mappedFileSizeCommitLog": commitLog, "flushDiskType": "ASYNC_FLUSH"}
 	os.Unsetenv("GOMAXPROCS")
 	l, err := newLauncher(bin, classpath, runDir)
 	c.launcher = l
+	if err == nil && *settle {
+		c.settle = newSettler(l.RunDir)
+	}
 	return c, jsonPath, err
 }
 

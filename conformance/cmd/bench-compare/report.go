@@ -201,6 +201,9 @@ func (r *report) printMarkdown(w io.Writer) {
 		}
 		fmt.Fprintf(w, "Round %d, %s (load average before Java: %s, before Sputnik: %s; CPU time stolen by the host: %.1f%% during Java's run, %.1f%% during Sputnik's)\n\n",
 			rd.Round, order, rd.Java.LoadBefore, rd.Sputnik.LoadBefore, 100*rd.Java.HostSteal, 100*rd.Sputnik.HostSteal)
+		if rd.Java.Settled.Waited > 0 || rd.Sputnik.Settled.Waited > 0 {
+			fmt.Fprintf(w, "Before Java's start: %v. Before Sputnik's: %v.\n\n", rd.Java.Settled, rd.Sputnik.Settled)
+		}
 		fmt.Fprintln(w, "| metric | Java 4.9.8 | Sputnik | Sputnik/Java | target |")
 		fmt.Fprintln(w, "|---|---:|---:|---:|---|")
 		for _, x := range rows(rd) {

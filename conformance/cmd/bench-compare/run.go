@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"github.com/sputnikmq/sputnik/tools/procfs"
 	"maps"
 	"os"
 	"os/exec"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/sputnikmq/sputnik/conformance/cluster"
 	"github.com/sputnikmq/sputnik/tools/brokerbench"
+	"github.com/sputnikmq/sputnik/tools/procfs"
 )
 
 // Topics of a run: BenchTopic takes the send load, BenchConsume is
@@ -42,8 +42,10 @@ type implRun struct {
 	Registered      time.Duration `json:"startToRegisteredNanos"`
 	RegisteredAfter time.Duration `json:"startToRegisteredAfterNanos"`
 	// Phases place the start's steps on the same clock.
-	Phases  startPhases `json:"startPhases"`
-	IdleRSS int64       `json:"idleRSSBytes"`
+	Phases startPhases `json:"startPhases"`
+	// Settled is the wait for a quiet host before the start (see settler).
+	Settled settled `json:"settled"`
+	IdleRSS int64   `json:"idleRSSBytes"`
 	// RawSend is the closed-loop raw-frame send; JavaSend the Java client's
 	// (BenchDriver) sync send; Rate the open-loop send at half Java's peak.
 	RawSend  brokerbench.SendResult `json:"rawSend"`
@@ -73,7 +75,12 @@ func (r *implRun) fail(what string, err error) {
 // open-loop rate, 0 meaning half of this broker's own closed-loop TPS (the
 // Java broker sets the rate of its round).
 func (c *compare) runImpl(ctx context.Context, impl cluster.Impl, round int, rate float64) *implRun {
-	r := &implRun{Impl: impl, Round: round, LoadBefore: procfs.LoadAvg()}
+	r := &implRun{Impl: impl, Round: round}
+	if c.settle != nil {
+		r.Settled = c.settle.wait(ctx)
+		progress("%s: %v", impl, r.Settled)
+	}
+	r.LoadBefore = procfs.LoadAvg()
 	steal := procfs.StartSteal()
 	defer func() { r.HostSteal = steal() }()
 	name := fmt.Sprintf("bench-%s-r%d", impl, round)
