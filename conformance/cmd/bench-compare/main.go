@@ -185,7 +185,7 @@ func setup() (*compare, string, error) {
 		}
 		return nil
 	})
-	settle := flag.Bool("settle", true, "before every broker start, sync the file system and wait until fork+exec of true(1) has stayed fast for 3 s (see settle.go)")
+	settle := flag.Bool("settle", true, "before every broker start, sync the file system and wait until fork+exec of true(1) has stayed fast for 3 s; exec mqbroker -h once before the rounds (see settle.go)")
 	flag.Parse()
 	c.brokerExtra = map[string]string{"mappedFileSizeCommitLog": commitLog, "flushDiskType": "ASYNC_FLUSH"}
 	os.Unsetenv("GOMAXPROCS")
@@ -193,6 +193,7 @@ func setup() (*compare, string, error) {
 	c.launcher = l
 	if err == nil && *settle {
 		c.settle = newSettler(l.RunDir)
+		warmExec(filepath.Join(l.SputnikBin, "mqbroker"))
 	}
 	return c, jsonPath, err
 }

@@ -14,15 +14,13 @@ import (
 // Settling before a broker starts. On the benchmark VM, for a few seconds
 // after gigabytes have been written, synced and deleted (what the broker
 // before has just done), the host stalls this machine's vCPUs for tens to
-// hundreds of milliseconds at a time without it showing as steal. Fork and
+// hundreds of milliseconds at a time without it showing as steal: fork and
 // exec of true(1), normally 2-3 ms, took 38, 78, 241 and 56 ms in the
 // second after a 4 GiB fsync'd write was deleted, and never more than 12
-// ms five seconds later; a broker started in that second took 56-341 ms to
-// boot instead of 10-16. Every slow Sputnik start of the benchmark (runs
-// AL1, AO1, AO3, AQ1, AR1) came right after Java's round, and AQ1's lost
-// 650 ms before the broker's own code ran. So before every broker start,
-// of either implementation, the harness syncs the run's file system and
-// then waits until the probe has stayed fast for a while.
+// ms five seconds later. So before every broker start, of either
+// implementation, the harness syncs the run's file system and waits until
+// the probe has stayed fast for a while, and reports what it saw. (This
+// did not explain the slow Sputnik starts by itself: see warmExec.)
 const (
 	settleProbeEvery = 50 * time.Millisecond
 	settleQuietFor   = 3 * time.Second  // this long of fast probes
@@ -121,4 +119,20 @@ func syncFS(dir string) error {
 		return fmt.Errorf("syncfs %s: %w", dir, err)
 	}
 	return nil
+}
+
+// warmExec runs bin once with -h before the rounds. Five of the six slow
+// Sputnik starts seen (AL1, AO1, AQ1, AR1 and AS1 of runs AL-AS, 86-657
+// ms against 10-17 ms otherwise) were the first exec of the mqbroker the
+// harness had just built, each right after Java's round; in AS1 the time
+// went inside execve (exec returned 275 ms after the fork, and the
+// broker's own start took 5 ms), after a settle that saw no stall. The
+// first exec of a freshly written file also updates its atime, a journal
+// write. The Java broker's binaries (java, the jars) have been run by the
+// Java name server by then.
+func warmExec(bin string) {
+	cmd := exec.Command(bin, "-h")
+	if err := cmd.Run(); err != nil {
+		progress("warm exec %s: %v", bin, err)
+	}
 }
