@@ -36,7 +36,7 @@ func TestSputnikRun(t *testing.T) {
 	r, err := Run(context.Background(), o)
 	require.NoError(t, err)
 
-	require.Len(t, r.Baselines, 6) // 3 methods, before and after
+	require.Len(t, r.Baselines, 8) // 4 methods, before and after
 	for _, b := range r.Baselines {
 		require.Positive(t, b.Nanos, b.Method)
 		require.Equal(t, o.Bytes, b.Bytes)
