@@ -158,7 +158,7 @@ func writeRatios(b *strings.Builder, r *Report) {
 	b.WriteString("### Ratios (targets: Sputnik ≥ 1.5× Java; ≥ 80% of page cache at 64 KiB)\n\n" +
 		"Rounds alternate which store runs first (Sputnik in odd rounds). Each implementation's best round; page cache is the best baseline run of each method. " +
 		"The column after it pairs each Sputnik run with the 64 KiB write(2) of the same bytes that settled the page cache just before it, round by round. " +
-		"The last one is against write(2) with an fdatasync every 500 ms beside it, the flush duty both stores have under ASYNC_FLUSH (not a target).\n\n" +
+		"The last one is against write(2) with a thread beside it that each write wakes to fdatasync, the flush duty both stores have under ASYNC_FLUSH with Java's defaults (not a target).\n\n" +
 		"| size | thr | Sputnik/Java append | Sputnik/Java +dispatch | Sputnik / mmap+memcpy | Sputnik / write(2) 64K | Java / mmap+memcpy | Sputnik / write(2) just before | Sputnik / write(2)+flush 64K |\n" +
 		"|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, size := range r.Options.Sizes {
