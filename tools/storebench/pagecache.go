@@ -86,7 +86,7 @@ func runBaseline(path, method string, chunk int, total int64) (Baseline, error) 
 	case BaselineWriteFlush:
 		d, err = writeFlushing(f, buf, total)
 	default:
-		d, err = writeSequential(f, buf, total)
+		d, err = writeSequential(f, buf, total, nil)
 	}
 	b.Nanos, b.Steal = int64(d), steal()
 	return b, errors.Join(err, f.Close())
@@ -104,7 +104,9 @@ func preallocate(path string, size int64) (*os.File, error) {
 	return f, f.Truncate(size)
 }
 
-func writeSequential(f *os.File, buf []byte, total int64) (time.Duration, error) {
+// writeSequential writes total bytes of buf's contents to f, calling
+// afterEach (when set) after every write, and returns the time taken.
+func writeSequential(f *os.File, buf []byte, total int64, afterEach func()) (time.Duration, error) {
 	t0 := time.Now()
 	for off := int64(0); off < total; {
 		n, err := f.Write(buf[:min(int64(len(buf)), total-off)])
@@ -112,6 +114,9 @@ func writeSequential(f *os.File, buf []byte, total int64) (time.Duration, error)
 			return 0, fmt.Errorf("storebench: write at %d: %w", off, err)
 		}
 		off += int64(n)
+		if afterEach != nil {
+			afterEach()
+		}
 	}
 	return time.Since(t0), nil
 }
@@ -139,22 +144,13 @@ func writeFlushing(f *os.File, buf []byte, total int64) (time.Duration, error) {
 			}
 		}
 	}()
-	t0 := time.Now()
-	var err error
-	for off := int64(0); off < total && err == nil; {
-		var n int
-		n, err = f.Write(buf[:min(int64(len(buf)), total-off)])
-		off += int64(n)
+	d, err := writeSequential(f, buf, total, func() {
 		select {
 		case wake <- struct{}{}:
 		default:
 		}
-	}
-	d := time.Since(t0)
+	})
 	close(stop)
-	if err != nil {
-		err = fmt.Errorf("storebench: write: %w", err)
-	}
 	return d, errors.Join(err, <-flushed)
 }
 
