@@ -107,6 +107,9 @@ func TestNodeLifecycle(t *testing.T) {
 	if !ns.Running() || ns.Pid() == 0 {
 		t.Fatal("namesrv not running after start")
 	}
+	if launched, booted := ns.Launched(); launched.IsZero() || booted.Before(launched) {
+		t.Errorf("launched %v, boot line read %v: want both, in that order", launched, booted)
+	}
 	if c, err := net.Dial("tcp", ns.Addr()); err != nil {
 		t.Fatalf("dial %s: %v", ns.Addr(), err)
 	} else {
