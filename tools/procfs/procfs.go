@@ -57,21 +57,31 @@ func ReadStatus(pid int) (MemStatus, error) {
 	return s, nil
 }
 
-// ProcessCPU is utime+stime of pid from /proc/<pid>/stat.
-func ProcessCPU(pid int) (time.Duration, error) {
+// statFields are the fields of /proc/<pid>/stat after the command name
+// (which may hold spaces, so they count from the last ')'): f[0] is
+// state, field 3 of proc(5), so field n is f[n-3]. At least want are
+// required.
+func statFields(pid, want int) ([][]byte, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	// The command name may hold spaces: fields count from the last ')'.
 	i := bytes.LastIndexByte(b, ')')
 	if i < 0 {
-		return 0, fmt.Errorf("/proc/%d/stat: no ')'", pid)
+		return nil, fmt.Errorf("/proc/%d/stat: no ')'", pid)
 	}
 	f := bytes.Fields(b[i+1:])
-	// After ')': state(3) … utime(14) stime(15), i.e. f[11] and f[12].
-	if len(f) < 13 {
-		return 0, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(f))
+	if len(f) < want {
+		return nil, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(f))
+	}
+	return f, nil
+}
+
+// ProcessCPU is utime+stime of pid from /proc/<pid>/stat.
+func ProcessCPU(pid int) (time.Duration, error) {
+	f, err := statFields(pid, 13) // utime(14) stime(15)
+	if err != nil {
+		return 0, err
 	}
 	ut, err1 := strconv.ParseInt(string(f[11]), 10, 64)
 	st, err2 := strconv.ParseInt(string(f[12]), 10, 64)
@@ -86,18 +96,9 @@ func ProcessCPU(pid int) (time.Duration, error) {
 // /proc/uptime.
 func ProcessStart(pid int) (time.Time, error) {
 	now := time.Now()
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	f, err := statFields(pid, 20) // starttime(22)
 	if err != nil {
 		return time.Time{}, err
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return time.Time{}, fmt.Errorf("/proc/%d/stat: no ')'", pid)
-	}
-	// After ')': state(3) … starttime(22), i.e. f[19].
-	f := bytes.Fields(b[i+1:])
-	if len(f) < 20 {
-		return time.Time{}, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(f))
 	}
 	ticks, err := strconv.ParseInt(string(f[19]), 10, 64)
 	if err != nil {

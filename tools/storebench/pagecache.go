@@ -15,8 +15,9 @@ import (
 // pre-allocated file on the data directory's file system, no fsync (but
 // for BaselineWriteFlush).
 type Baseline struct {
-	// Method is BaselineWrite (write(2) calls) or BaselineMmap (copies
-	// into a shared mapping of the file, the way both stores write).
+	// Method is BaselineWrite (write(2) calls), BaselineMmap (copies
+	// into a shared mapping of the file, the way both stores write) or
+	// BaselineWriteFlush (write(2) with a flushing thread).
 	Method string `json:"method"`
 	Chunk  int    `json:"chunk"`
 	Bytes  int64  `json:"bytes"`
