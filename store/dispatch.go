@@ -24,19 +24,32 @@ func (s *Store) dispatchRecord(rec *message.Record) error {
 // dispatch is dispatchRecord returning the record's tags code (for the
 // arrival notice).
 func (s *Store) dispatch(rec *message.Record) (int64, error) {
-	tagsCode := s.tagsCode(rec)
+	var props [len(dispatchKeys)][]byte
+	message.LookupProperties(rec.Properties, dispatchKeys[:], props[:])
+	tagsCode := s.tagsCode(rec, props[propTags], props[propDelay])
 	if message.Consumable(rec.SysFlag) {
 		if err := s.putUnit(rec, tagsCode); err != nil {
 			return 0, err
 		}
 	}
 	if s.cfg.MessageIndexEnable {
-		if err := s.buildIndex(rec); err != nil {
+		if err := s.buildIndex(rec, props[propUniqKey], props[propKeys]); err != nil {
 			return 0, fmt.Errorf("store: index record at %d: %w", rec.PhysicalOffset, err)
 		}
 	}
 	return tagsCode, nil
 }
+
+// dispatchKeys are the properties dispatch reads, looked up in one pass;
+// the prop* constants index them.
+var dispatchKeys = [...]string{message.PropTags, message.PropDelay, message.PropUniqKey, message.PropKeys}
+
+const (
+	propTags = iota
+	propDelay
+	propUniqKey
+	propKeys
+)
 
 func (s *Store) putUnit(rec *message.Record, tagsCode int64) error {
 	q, err := s.cqs.Find(rec.Topic, rec.QueueID)
@@ -53,21 +66,18 @@ func (s *Store) putUnit(rec *message.Record, tagsCode int64) error {
 }
 
 // tagsCode is what the consume queue stores for a record (Java
-// checkMessageAndReturnSize): the TAGS hash, or for a schedule-topic
-// record with a DELAY level the time it is due.
-func (s *Store) tagsCode(rec *message.Record) int64 {
+// checkMessageAndReturnSize): the hash of tags (its TAGS property), or for
+// a schedule-topic record with a DELAY level the time it is due. Absent
+// properties are nil.
+func (s *Store) tagsCode(rec *message.Record, tags, delay []byte) int64 {
 	var code int64
-	if tags, ok := message.LookupProperty(rec.Properties, message.PropTags); ok {
+	if tags != nil {
 		code = tagsCodeOf(tags)
 	}
-	if rec.Topic != ScheduleTopic {
+	if rec.Topic != ScheduleTopic || delay == nil {
 		return code
 	}
-	raw, ok := message.LookupProperty(rec.Properties, message.PropDelay)
-	if !ok {
-		return code
-	}
-	level, err := javalang.ParseInt(javalang.DecodeUTF8(raw))
+	level, err := javalang.ParseInt(javalang.DecodeUTF8(delay))
 	if err != nil {
 		return code // Java throws and the record is not dispatched; keep it visible
 	}
@@ -88,17 +98,17 @@ func tagsCodeOf(tag []byte) int64 {
 	return int64(jhash.Bytes(tag))
 }
 
-// buildIndex indexes the record's UNIQ_KEY and KEYS (Java
-// IndexService.buildIndex).
-func (s *Store) buildIndex(rec *message.Record) error {
-	var uniq, keys string
-	if v, ok := message.LookupProperty(rec.Properties, message.PropUniqKey); ok {
-		uniq = keyView(v)
+// buildIndex indexes the record's UNIQ_KEY and KEYS properties (nil when
+// absent; Java IndexService.buildIndex).
+func (s *Store) buildIndex(rec *message.Record, uniqKey, keys []byte) error {
+	var uniq, ks string
+	if uniqKey != nil {
+		uniq = keyView(uniqKey)
 	}
-	if v, ok := message.LookupProperty(rec.Properties, message.PropKeys); ok {
-		keys = keyView(v)
+	if keys != nil {
+		ks = keyView(keys)
 	}
-	return s.index.Build(rec.Topic, uniq, keys, rec.PhysicalOffset, rec.StoreTimestamp, rec.SysFlag)
+	return s.index.Build(rec.Topic, uniq, ks, rec.PhysicalOffset, rec.StoreTimestamp, rec.SysFlag)
 }
 
 // keyView is a property value as Java decodes it, for index.Build only:

@@ -20,7 +20,11 @@ func TestKeyView(t *testing.T) {
 // carries a UNIQ_KEY and two KEYS, as every message of the store
 // benchmark does.
 func BenchmarkBuildIndex(b *testing.B) {
-	benchDispatch(b, func(s *Store, rec *message.Record) error { return s.buildIndex(rec) })
+	benchDispatch(b, func(s *Store, rec *message.Record) error {
+		uniq, _ := message.LookupProperty(rec.Properties, message.PropUniqKey)
+		keys, _ := message.LookupProperty(rec.Properties, message.PropKeys)
+		return s.buildIndex(rec, uniq, keys)
+	})
 }
 
 // BenchmarkDispatch is one such record's whole dispatch: consume-queue

@@ -143,7 +143,7 @@ func (s *Store) putMessage(m *Message) (PutResult, bool) {
 	size := message.RecordSize(rec.SysFlag, len(rec.Body), len(rec.Topic), len(rec.Properties))
 	return s.append(&commitlog.Put{
 		Size:       size,
-		Encode:     func(dst []byte) { _, _ = message.AppendRecord(dst[:0:len(dst)], &rec) },
+		Record:     &rec,
 		QueueKey:   consumequeue.QueueKey(m.Topic, m.QueueID),
 		Consumable: message.Consumable(m.SysFlag),
 	}, m.WaitStoreMsgOK)

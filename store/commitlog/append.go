@@ -3,6 +3,7 @@ package commitlog
 import (
 	"encoding/binary"
 	"fmt"
+	"strings"
 
 	"github.com/sputnikmq/sputnik/store/message"
 	"github.com/sputnikmq/sputnik/store/segment"
@@ -15,13 +16,14 @@ const prefaultWindow = 8 << 20
 // Put is one append: a single record, or the records of a batch, encoded
 // back to back (store/message), all for the same queue.
 type Put struct {
-	// Records are the encoded records; or, when Encode is set, Size bytes
-	// that Encode writes straight into the segment (one copy of the body
-	// instead of two). Encode runs under the append lock and must fill
-	// exactly its slice: validate before appending.
+	// Records are the encoded records; or, when Record is set, the record
+	// it encodes to, Size bytes, written straight into the segment (one
+	// copy of the body instead of two) under the append lock. Record must
+	// encode without error to exactly Size bytes: validate before
+	// appending.
 	Records []byte
 	Size    int
-	Encode  func(dst []byte)
+	Record  *message.Record
 	// QueueKey is "topic-queueId", the counter the records take their
 	// queue offsets from.
 	QueueKey string
@@ -52,7 +54,7 @@ func (r Result) End() int64 { return r.WroteOffset + int64(r.WroteBytes) }
 // WaitFlushed and OnFlushed.
 func (c *CommitLog) Append(p *Put) (Result, error) {
 	n := int64(len(p.Records))
-	if p.Encode != nil {
+	if p.Record != nil {
 		n = int64(p.Size)
 	}
 	if n == 0 || n+message.BlankSize > c.cfg.SegmentSize {
@@ -68,12 +70,14 @@ func (c *CommitLog) Append(p *Put) (Result, error) {
 		return Result{}, err
 	}
 	res := Result{WroteBytes: int(n), StoreTimestamp: c.cfg.Now(), WroteOffset: seg.Base() + seg.Wrote()}
+	var next *int64 // the queue's counter
 	if p.Consumable {
-		res.QueueOffset = c.queueOffsets[p.QueueKey]
+		next = c.queueCounter(p.QueueKey)
+		res.QueueOffset = *next
 	}
 	err = c.place(seg, int(n), res.StoreTimestamp, func(b []byte) {
-		if p.Encode != nil {
-			p.Encode(b)
+		if p.Record != nil {
+			_, _ = message.AppendRecord(b[:0:len(b)], p.Record)
 		} else {
 			copy(b, p.Records)
 		}
@@ -82,11 +86,24 @@ func (c *CommitLog) Append(p *Put) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if p.Consumable {
-		c.queueOffsets[p.QueueKey] = res.QueueOffset + int64(res.Count)
+	if next != nil {
+		*next = res.QueueOffset + int64(res.Count)
 	}
 	c.appended()
 	return res, nil
+}
+
+// queueCounter returns the next-offset counter of queue key, adding one at
+// 0 for a new queue. Only a new queue's key is kept (a copy), so the put's
+// key, usually built for the put, need not outlive it: a put then
+// allocates nothing of its own. The lock should be held.
+func (c *CommitLog) queueCounter(key string) *int64 {
+	if n := c.queueOffsets[key]; n != nil {
+		return n
+	}
+	n := new(int64)
+	c.queueOffsets[strings.Clone(key)] = n
+	return n
 }
 
 // place writes n bytes at the end of seg with fill: through the mapping,

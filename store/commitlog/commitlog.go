@@ -115,7 +115,7 @@ type CommitLog struct {
 	mu sync.Mutex // the append lock; guards queueOffsets
 	// queueOffsets is the next consume-queue offset per "topic-queueId"
 	// (Java topicQueueTable).
-	queueOffsets map[string]int64
+	queueOffsets map[string]*int64
 	closed       bool
 }
 
@@ -128,7 +128,7 @@ func Open(cfg Config) (*CommitLog, error) {
 		return nil, fmt.Errorf("commitlog: load %s: %w", cfg.Dir, err)
 	}
 	q.CreateAhead()
-	c := &CommitLog{cfg: cfg, q: q, queueOffsets: make(map[string]int64)}
+	c := &CommitLog{cfg: cfg, q: q, queueOffsets: make(map[string]*int64)}
 	c.flush = newFlusher(c)
 	if cfg.Staged && !cfg.SyncFlush {
 		size := cfg.ringSize
@@ -212,7 +212,10 @@ func (c *CommitLog) ReadFrom(off int64) (segment.View, error) {
 func (c *CommitLog) QueueOffset(key string) int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.queueOffsets[key]
+	if n := c.queueOffsets[key]; n != nil {
+		return *n
+	}
+	return 0
 }
 
 // SetQueueOffsets replaces the per-queue counters (after recovery, from
@@ -220,7 +223,10 @@ func (c *CommitLog) QueueOffset(key string) int64 {
 func (c *CommitLog) SetQueueOffsets(m map[string]int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.queueOffsets = m
+	c.queueOffsets = make(map[string]*int64, len(m))
+	for k, v := range m {
+		c.queueOffsets[k] = &v
+	}
 }
 
 // RemoveQueue forgets a queue's counter (Java removeQueueFromTopicQueueTable).

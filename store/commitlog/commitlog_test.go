@@ -127,6 +127,45 @@ func TestNonConsumableTakesNoQueueOffset(t *testing.T) {
 	require.EqualValues(t, 1, put(t, cl, "T", 0, "b").QueueOffset)
 }
 
+// TestQueueCountersOwnTheirKeys: counters set from recovery go on, a new
+// queue starts at 0, and a counter does not depend on the put's key bytes
+// (the log keeps a copy of a new queue's key).
+func TestQueueCountersOwnTheirKeys(t *testing.T) {
+	cl := openLog(t, t.TempDir())
+	defer cl.Close()
+	cl.SetQueueOffsets(map[string]int64{"T-0": 7, "T-1": 2})
+	require.EqualValues(t, 7, put(t, cl, "T", 0, "a").QueueOffset)
+	require.EqualValues(t, 2, put(t, cl, "T", 1, "b").QueueOffset)
+	key := []byte("N-0")
+	res, err := cl.Append(&Put{Records: record(t, "N", 0, "c"), QueueKey: string(key), Consumable: true})
+	require.NoError(t, err)
+	require.EqualValues(t, 0, res.QueueOffset)
+	key[0] = 'X'
+	require.EqualValues(t, 8, cl.QueueOffset("T-0"))
+	require.EqualValues(t, 3, cl.QueueOffset("T-1"))
+	require.EqualValues(t, 1, cl.QueueOffset("N-0"))
+	cl.RemoveQueue("N-0")
+	require.EqualValues(t, 0, cl.QueueOffset("N-0"))
+	require.EqualValues(t, 0, put(t, cl, "N", 0, "d").QueueOffset)
+}
+
+// TestRecordPutAllocatesNothing: appending a record encoded from its
+// fields (the put path of every single message) allocates nothing.
+func TestRecordPutAllocatesNothing(t *testing.T) {
+	cl := openLog(t, t.TempDir())
+	defer cl.Close()
+	rec := message.Record{Topic: "T", Body: []byte("body"), Properties: []byte("TAGS\x01a"), BornHost: bornHost, StoreHost: storeHost}
+	size := message.RecordSize(message.HostFlags(rec.BornHost, rec.StoreHost), len(rec.Body), len(rec.Topic), len(rec.Properties))
+	append1 := func() {
+		if _, err := cl.Append(&Put{Record: &rec, Size: size, QueueKey: "T-0", Consumable: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	append1()
+	require.Zero(t, testing.AllocsPerRun(100, append1))
+	require.EqualValues(t, 102, cl.QueueOffset("T-0")) // AllocsPerRun runs it once more to warm up
+}
+
 func TestBatchAppend(t *testing.T) {
 	cl := openLog(t, t.TempDir())
 	defer cl.Close()

@@ -67,6 +67,26 @@ func BenchmarkLookupProperty(b *testing.B) {
 	}
 }
 
+// BenchmarkLookupDispatchProperties is what the dispatch reads of every
+// record (TAGS, DELAY, UNIQ_KEY, KEYS): in one pass, and in four.
+func BenchmarkLookupDispatchProperties(b *testing.B) {
+	raw := benchRecord().Properties
+	keys := []string{PropTags, PropDelay, PropUniqKey, PropKeys}
+	b.Run("one-pass", func(b *testing.B) {
+		var vals [4][]byte
+		for b.Loop() {
+			LookupProperties(raw, keys, vals[:])
+		}
+	})
+	b.Run("per-key", func(b *testing.B) {
+		for b.Loop() {
+			for _, k := range keys {
+				_, _ = LookupProperty(raw, k)
+			}
+		}
+	})
+}
+
 func BenchmarkAppendBatchRecords(b *testing.B) {
 	var body []byte
 	for range 16 {

@@ -156,5 +156,14 @@ func FuzzLookupProperty(f *testing.F) {
 		if gotOK != wantOK || !bytes.Equal(got, want) {
 			t.Fatalf("LookupProperty(%q, %q) = %q, %v; want %q, %v", raw, key, got, gotOK, want, wantOK)
 		}
+		keys := []string{PropTags, key, "", key + "\x01", PropKeys}
+		vals := make([][]byte, len(keys))
+		LookupProperties(raw, keys, vals)
+		for i, k := range keys {
+			want, _ := lookupPropertyReference(raw, k)
+			if !bytes.Equal(vals[i], want) || (vals[i] == nil) != (want == nil) {
+				t.Fatalf("LookupProperties(%q) key %q = %q; want %q", raw, k, vals[i], want)
+			}
+		}
 	})
 }

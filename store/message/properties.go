@@ -96,7 +96,7 @@ func ParsePropertiesString(s string) Properties {
 // map); the value aliases raw. A pair matches when its name, up to the
 // first name-value separator, is key and its value is not empty. Each pair
 // is found with one IndexByte and only its first len(key)+1 bytes are
-// compared: the dispatch looks up three properties of every record.
+// compared.
 func LookupProperty(raw []byte, key string) ([]byte, bool) {
 	if key == "" || strings.IndexByte(key, NameValueSeparator) >= 0 {
 		return nil, false // no pair's name can be key
@@ -115,6 +115,33 @@ func LookupProperty(raw []byte, key string) ([]byte, bool) {
 		}
 	}
 	return val, found
+}
+
+// LookupProperties is LookupProperty of every one of keys in a single pass
+// over raw (the dispatch reads up to four properties of every record):
+// vals[i] is set to the value of keys[i], or to nil when it is absent.
+// A value found is never empty. A pair's name is cut at its first
+// name-value separator, so a key holding one, or an empty key, matches
+// nothing.
+func LookupProperties(raw []byte, keys []string, vals [][]byte) {
+	clear(vals[:len(keys)])
+	for len(raw) > 0 {
+		seg := raw
+		if i := bytes.IndexByte(raw, PropertySeparator); i >= 0 {
+			seg, raw = raw[:i], raw[i+1:]
+		} else {
+			raw = nil
+		}
+		eq := bytes.IndexByte(seg, NameValueSeparator)
+		if eq <= 0 || eq == len(seg)-1 {
+			continue // no name or no value: Java skips the pair
+		}
+		for k, key := range keys {
+			if len(key) == eq && string(seg[:eq]) == key {
+				vals[k] = seg[eq+1:]
+			}
+		}
+	}
 }
 
 // Get returns the value of key.

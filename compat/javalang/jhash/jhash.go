@@ -22,6 +22,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"unicode/utf8"
 )
 
 // Java constants of HashMap and ConcurrentHashMap. Part of the order, do
@@ -39,7 +40,8 @@ func String(s string) int32 { return Continue(0, s) }
 // Continue is String over a string that continues one whose hash is h:
 // Continue(String(a), b) == String(a + b), without building a + b.
 func Continue(h int32, s string) int32 {
-	for _, r := range s {
+	h, i := asciiPrefix(h, s)
+	for _, r := range s[i:] {
 		h = next(h, r)
 	}
 	return h
@@ -48,11 +50,37 @@ func Continue(h int32, s string) int32 {
 // Bytes is String of valid UTF-8 bytes, without converting them to a
 // string first (ranging over string(b) does not allocate).
 func Bytes(b []byte) int32 {
-	var h int32
-	for _, r := range string(b) {
+	h, i := asciiPrefix(0, b)
+	for _, r := range string(b[i:]) {
 		h = next(h, r)
 	}
 	return h
+}
+
+// Powers of 31, the multiplier of String.hashCode, for four units at once.
+const (
+	p31x2 = 31 * 31
+	p31x3 = 31 * p31x2
+	p31x4 = 31 * p31x3
+)
+
+// asciiPrefix adds s's leading ASCII bytes (one UTF-16 unit each) to h,
+// four per step, and returns the hash and where the first other byte is
+// (len(s) when there is none). Keys, tags and topics are almost always
+// ASCII, and this runs for each of them on every dispatched message.
+func asciiPrefix[T ~string | ~[]byte](h int32, s T) (int32, int) {
+	i := 0
+	for ; i+4 <= len(s); i += 4 {
+		b0, b1, b2, b3 := s[i], s[i+1], s[i+2], s[i+3]
+		if b0|b1|b2|b3 >= utf8.RuneSelf {
+			break
+		}
+		h = h*p31x4 + int32(b0)*p31x3 + int32(b1)*p31x2 + int32(b2)*31 + int32(b3)
+	}
+	for ; i < len(s) && s[i] < utf8.RuneSelf; i++ {
+		h = 31*h + int32(s[i])
+	}
+	return h, i
 }
 
 // next adds code point r, as UTF-16 units, to hash h.

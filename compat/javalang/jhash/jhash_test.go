@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // testdata/java17_order.txt was printed by a throwaway Java program on
@@ -169,5 +170,62 @@ func TestContinue(t *testing.T) {
 		if got, want := Continue(String(c[0]), c[1]), String(c[0]+c[1]); got != want {
 			t.Errorf("Continue(%q, %q) = %d, want %d", c[0], c[1], got, want)
 		}
+	}
+}
+
+// runeHash is String one code point at a time, the definition the ASCII
+// fast path must agree with.
+func runeHash(h int32, s string) int32 {
+	for _, r := range s {
+		h = next(h, r)
+	}
+	return h
+}
+
+func TestASCIIFastPathAgrees(t *testing.T) {
+	pieces := []string{"", "a", "Topic", "#", "key-12345678", "ключ", "😀", "\xff", "\x80abc", "TopicTest#KEY_0001", "é"}
+	for _, a := range pieces {
+		for _, b := range pieces {
+			for _, c := range pieces {
+				s := a + b + c
+				if got, want := String(s), runeHash(0, s); got != want {
+					t.Errorf("String(%q) = %d, want %d", s, got, want)
+				}
+				if got, want := Continue(7, s), runeHash(7, s); got != want {
+					t.Errorf("Continue(7, %q) = %d, want %d", s, got, want)
+				}
+				if utf8.ValidString(s) {
+					if got, want := Bytes([]byte(s)), runeHash(0, s); got != want {
+						t.Errorf("Bytes(%q) = %d, want %d", s, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+func FuzzStringHash(f *testing.F) {
+	for _, s := range []string{"TopicTest#key", "ключ-键😀", "\xffab\x80cdef"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := String(s), runeHash(0, s); got != want {
+			t.Fatalf("String(%q) = %d, want %d", s, got, want)
+		}
+		if utf8.ValidString(s) {
+			if got, want := Bytes([]byte(s)), runeHash(0, s); got != want {
+				t.Fatalf("Bytes(%q) = %d, want %d", s, got, want)
+			}
+		}
+	})
+}
+
+var benchTopic, benchKey = "BenchmarkTopic#", "7F000001000000000000000000012345"
+
+var benchSink int32
+
+func BenchmarkTopicKeyHash(b *testing.B) {
+	for range b.N {
+		benchSink += Continue(String(benchTopic), benchKey)
 	}
 }
