@@ -105,9 +105,18 @@ func BuildKey(topic, key string) string { return topic + topicKeySeparator + key
 func KeyHash(key string) int32 { return absHash(jhash.String(key)) }
 
 // TopicKeyHash is KeyHash(BuildKey(topic, key)) without building the key.
-func TopicKeyHash(topic, key string) int32 {
-	return absHash(jhash.Continue(jhash.Continue(jhash.String(topic), topicKeySeparator), key))
+func TopicKeyHash(topic, key string) int32 { return topicPrefixOf(topic).keyHash(key) }
+
+// topicPrefix is the Java string hash of "topic#", from which the hashes
+// of every key of a message's topic continue.
+type topicPrefix int32
+
+func topicPrefixOf(topic string) topicPrefix {
+	return topicPrefix(jhash.Continue(jhash.String(topic), topicKeySeparator))
 }
+
+// keyHash is TopicKeyHash of the prefix's topic and key.
+func (p topicPrefix) keyHash(key string) int32 { return absHash(jhash.Continue(int32(p), key)) }
 
 func absHash(h int32) int32 {
 	if h == math.MinInt32 {

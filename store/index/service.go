@@ -180,8 +180,9 @@ func (s *Service) Build(topic, uniqKey, keys string, phyOffset, storeTimestamp i
 	if phyOffset < f.Header().EndPhyOffset || sysFlag&transactionMask == transactionRollback {
 		return nil
 	}
+	prefix := topicPrefixOf(topic)
 	if uniqKey != "" {
-		if f, err = s.put(f, topic, uniqKey, phyOffset, storeTimestamp); err != nil {
+		if f, err = s.put(f, topic, prefix, uniqKey, phyOffset, storeTimestamp); err != nil {
 			return err
 		}
 	}
@@ -189,7 +190,7 @@ func (s *Service) Build(topic, uniqKey, keys string, phyOffset, storeTimestamp i
 		if key == "" {
 			continue
 		}
-		if f, err = s.put(f, topic, key, phyOffset, storeTimestamp); err != nil {
+		if f, err = s.put(f, topic, prefix, key, phyOffset, storeTimestamp); err != nil {
 			return err
 		}
 	}
@@ -204,9 +205,9 @@ const (
 )
 
 // put adds key to f, or to a new file when f is full (IndexService.putKey)
-// and returns the file that took it.
-func (s *Service) put(f *File, topic, key string, phyOffset, storeTimestamp int64) (*File, error) {
-	hash := TopicKeyHash(topic, key)
+// and returns the file that took it. prefix is topic's.
+func (s *Service) put(f *File, topic string, prefix topicPrefix, key string, phyOffset, storeTimestamp int64) (*File, error) {
+	hash := prefix.keyHash(key)
 	for range 2 {
 		ok, err := f.put(hash, phyOffset, storeTimestamp)
 		if err != nil {
