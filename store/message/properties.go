@@ -104,12 +104,8 @@ func LookupProperty(raw []byte, key string) ([]byte, bool) {
 	var val []byte
 	found := false
 	for len(raw) > 0 {
-		seg := raw
-		if i := bytes.IndexByte(raw, PropertySeparator); i >= 0 {
-			seg, raw = raw[:i], raw[i+1:]
-		} else {
-			raw = nil
-		}
+		var seg []byte
+		seg, raw = cutPair(raw)
 		if len(seg) > len(key)+1 && seg[len(key)] == NameValueSeparator && string(seg[:len(key)]) == key {
 			val, found = seg[len(key)+1:], true
 		}
@@ -126,12 +122,8 @@ func LookupProperty(raw []byte, key string) ([]byte, bool) {
 func LookupProperties(raw []byte, keys []string, vals [][]byte) {
 	clear(vals[:len(keys)])
 	for len(raw) > 0 {
-		seg := raw
-		if i := bytes.IndexByte(raw, PropertySeparator); i >= 0 {
-			seg, raw = raw[:i], raw[i+1:]
-		} else {
-			raw = nil
-		}
+		var seg []byte
+		seg, raw = cutPair(raw)
 		eq := bytes.IndexByte(seg, NameValueSeparator)
 		if eq <= 0 || eq == len(seg)-1 {
 			continue // no name or no value: Java skips the pair
@@ -142,6 +134,16 @@ func LookupProperties(raw []byte, keys []string, vals [][]byte) {
 			}
 		}
 	}
+}
+
+// cutPair splits a raw properties string at its first property
+// separator: the first pair and the rest (nil when there is no separator).
+func cutPair(raw []byte) (pair, rest []byte) {
+	i := bytes.IndexByte(raw, PropertySeparator)
+	if i < 0 {
+		return raw, nil
+	}
+	return raw[:i], raw[i+1:]
 }
 
 // Get returns the value of key.
