@@ -132,7 +132,7 @@ func (b *Broker) openStore() error {
 	b.store, err = store.Open(b.cfg.Store, store.Options{
 		Log:    b.log.WithField("component", "store"),
 		Master: b.cfg.Broker.BrokerID == brokerconfig.MasterID,
-		OnArrival: func(a *store.Arrival) {
+		OnArrival: func(a store.Arrival) {
 			if b.cfg.Broker.LongPollingEnable {
 				b.hold.Arrived(a.Topic, a.QueueID, a.NextOffset, a.TagsCode, true, a.Properties)
 			}

@@ -27,7 +27,7 @@ import (
 
 // startBroker runs a broker on a random loopback port with tiny store
 // files and no name server.
-func startBroker(t *testing.T, extra ...string) (*Broker, *remoting.Client) {
+func startBroker(t testing.TB, extra ...string) (*Broker, *remoting.Client) {
 	t.Helper()
 	dir := t.TempDir()
 	conf := filepath.Join(dir, "broker.conf")

@@ -19,7 +19,6 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/sirupsen/logrus"
 
@@ -190,17 +189,17 @@ func (h *sendHandlers) sendOne(c *remoting.Conn, req, resp *wire.Command, hdr *p
 	}
 	m.SysFlag = sysFlagFor(hdr.SysFlag, tc)
 	m.Properties = message.SendProperties(nil, hdr.Properties, h.set.ClusterName, false)
-	props := message.ParsePropertiesString(hdr.Properties)
-	wait, hasWait := props.Get(message.PropWait)
+	wait, hasWait := message.LookupPropertyString(hdr.Properties, message.PropWait)
 	m.WaitStoreMsgOK = !hasWait || javalang.ParseBool(wait) // Message.isWaitStoreMsgOK: absent means true
 	m.WaitProperty = wait
-	if tran, _ := props.Get(message.PropTranMsg); javalang.ParseBool(tran) {
+	if tran, _ := message.LookupPropertyString(hdr.Properties, message.PropTranMsg); javalang.ParseBool(tran) {
 		if h.set.RejectTransactionMessage {
 			return fail(resp, protocol.RespNoPermission, "the broker["+h.set.BrokerIP1+"] sending transaction message is forbidden"), nil
 		}
 		m = halfMessage(m)
 	}
-	return h.put(c, resp, queueID, func(done func(store.PutResult)) { h.store.PutMessageAsync(m, done) })
+	r, deferred := h.store.PutMessageDeferring(m)
+	return h.answer(c, resp, queueID, r, deferred), nil
 }
 
 // sendBatch stores a batch (Java asyncSendBatchMessage).
@@ -209,8 +208,7 @@ func (h *sendHandlers) sendBatch(c *remoting.Conn, req, resp *wire.Command, hdr 
 	if len(hdr.Topic) > message.MaxTopicLen {
 		return fail(resp, protocol.RespMessageIllegal, "message topic length too long "+strconv.Itoa(len(hdr.Topic))), nil
 	}
-	props := message.ParsePropertiesString(hdr.Properties)
-	wait, hasWait := props.Get(message.PropWait)
+	wait, hasWait := message.LookupPropertyString(hdr.Properties, message.PropWait)
 	b := &store.Batch{
 		Template: message.BatchTemplate{
 			Topic: hdr.Topic, QueueID: queueID, BornTimestamp: hdr.BornTimestamp, BornHost: born,
@@ -221,7 +219,8 @@ func (h *sendHandlers) sendBatch(c *remoting.Conn, req, resp *wire.Command, hdr 
 		SysFlag:        sysFlagFor(hdr.SysFlag, tc),
 		WaitStoreMsgOK: !hasWait || javalang.ParseBool(wait),
 	}
-	return h.put(c, resp, queueID, func(done func(store.PutResult)) { h.store.PutMessagesAsync(b, done) })
+	r, deferred := h.store.PutMessagesDeferring(b)
+	return h.answer(c, resp, queueID, r, deferred), nil
 }
 
 func sysFlagFor(sysFlag int32, tc config.TopicConfig) int32 {
@@ -231,28 +230,15 @@ func sysFlagFor(sysFlag int32, tc config.TopicConfig) int32 {
 	return sysFlag
 }
 
-// put runs the store call and answers: in the handler's return when the
-// store answers at once, else from the flush goroutine through the
-// connection (a SYNC_FLUSH put waiting to be durable).
-func (h *sendHandlers) put(c *remoting.Conn, resp *wire.Command, queueID int32, call func(func(store.PutResult))) (*wire.Command, error) {
-	var mu sync.Mutex
-	var early *wire.Command
-	returned := false
-	call(func(r store.PutResult) {
-		out := h.putResponse(resp, r, queueID)
-		mu.Lock()
-		if !returned {
-			early = out
-			mu.Unlock()
-			return
-		}
-		mu.Unlock()
-		_ = c.Send(out)
-	})
-	mu.Lock()
-	defer mu.Unlock()
-	returned = true
-	return early, nil
+// answer is the response to a put: at once, or, for a put deferred until
+// it is durable (SYNC_FLUSH), nil now and the response sent through the
+// connection from the flush goroutine.
+func (h *sendHandlers) answer(c *remoting.Conn, resp *wire.Command, queueID int32, r store.PutResult, deferred bool) *wire.Command {
+	if !deferred {
+		return h.putResponse(resp, r, queueID)
+	}
+	h.store.AwaitFlushed(r, func(r store.PutResult) { _ = c.Send(h.putResponse(resp, r, queueID)) })
+	return nil
 }
 
 // putResponse is Java handlePutMessageResult.

@@ -128,7 +128,7 @@ func (s *Store) notifyArrival(rec *message.Record, tagsCode int64) {
 	if s.opt.OnArrival == nil || s.cfg.BrokerRole == Slave || !message.Consumable(rec.SysFlag) {
 		return
 	}
-	s.opt.OnArrival(&Arrival{
+	s.opt.OnArrival(Arrival{
 		Topic:          rec.Topic,
 		QueueID:        rec.QueueID,
 		NextOffset:     rec.QueueOffset + 1,

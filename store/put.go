@@ -111,12 +111,13 @@ func (s *Store) PutMessage(m *Message) PutResult {
 	return s.flushed(r, s.cl.WaitFlushed(r.End()))
 }
 
-// PutMessageAsync stores one message and calls done with the result: at
-// once, or from the flush goroutine when it waits for durability (Java
-// asyncPutMessage).
-func (s *Store) PutMessageAsync(m *Message, done func(PutResult)) {
-	r, wait := s.putMessage(m)
-	s.finish(r, wait, done)
+// PutMessageDeferring stores one message and returns the result, unless
+// the answer must wait until the message is durable (SYNC_FLUSH and
+// WaitStoreMsgOK): then deferred is true and AwaitFlushed gives the final
+// result (Java asyncPutMessage's future). A put answered at once costs no
+// callback.
+func (s *Store) PutMessageDeferring(m *Message) (r PutResult, deferred bool) {
+	return s.putMessage(m)
 }
 
 // putMessage checks, encodes and appends one message; wait reports that
@@ -251,12 +252,10 @@ func (s *Store) append(p *commitlog.Put, wait bool) (PutResult, bool) {
 	return r, s.cfg.FlushDiskType == SyncFlush && wait
 }
 
-// finish answers done at once, or once the put is durable.
-func (s *Store) finish(r PutResult, wait bool, done func(PutResult)) {
-	if !wait {
-		done(r)
-		return
-	}
+// AwaitFlushed calls done, from the flush goroutine, with the final result
+// of a deferred put r once it is durable, or when the flush failed or
+// timed out.
+func (s *Store) AwaitFlushed(r PutResult, done func(PutResult)) {
 	s.cl.OnFlushed(r.End(), func(err error) { done(s.flushed(r, err)) })
 }
 
@@ -314,12 +313,12 @@ func (s *Store) PutMessages(b *Batch) PutResult {
 	return s.flushed(r, s.cl.WaitFlushed(r.End()))
 }
 
-// PutMessagesAsync stores a batch: all entries in one queue, consecutive
-// offsets, one store time. Like Java it refuses transactional batches,
-// bodies over maxMessageSize and long topics (MESSAGE_ILLEGAL).
-func (s *Store) PutMessagesAsync(b *Batch, done func(PutResult)) {
-	r, wait := s.putMessages(b)
-	s.finish(r, wait, done)
+// PutMessagesDeferring stores a batch as PutMessageDeferring does a
+// message: all entries in one queue, consecutive offsets, one store time.
+// Like Java it refuses transactional batches, bodies over maxMessageSize
+// and long topics (MESSAGE_ILLEGAL).
+func (s *Store) PutMessagesDeferring(b *Batch) (r PutResult, deferred bool) {
+	return s.putMessages(b)
 }
 
 func (s *Store) putMessages(b *Batch) (PutResult, bool) {

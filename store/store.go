@@ -41,7 +41,7 @@ type Options struct {
 	// OnArrival, when set, is called on the dispatch goroutine for every
 	// message that reaches a consume queue, when the broker is not a slave
 	// (Java calls the listener only when long polling is enabled).
-	OnArrival func(*Arrival)
+	OnArrival func(Arrival)
 	// DiskUsage, when set, replaces the file system's used-space ratio of
 	// a path (tests of the disk-full paths).
 	DiskUsage func(path string) float64

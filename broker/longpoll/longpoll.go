@@ -15,7 +15,6 @@
 package longpoll
 
 import (
-	"strconv"
 	"sync"
 	"time"
 )
@@ -53,17 +52,22 @@ type Holder struct {
 	MaxOffset func(topic string, queueID int32) int64
 
 	mu      sync.Mutex
-	waiting map[string][]*Request // "topic@queueId"
+	waiting map[queueKey][]*Request
 }
 
 // NewHolder returns an empty holder.
 func NewHolder(maxOffset func(topic string, queueID int32) int64) *Holder {
-	return &Holder{MaxOffset: maxOffset, waiting: map[string][]*Request{}}
+	return &Holder{MaxOffset: maxOffset, waiting: map[queueKey][]*Request{}}
 }
 
-func key(topic string, queueID int32) string {
-	return topic + "@" + strconv.Itoa(int(queueID))
+// queueKey names a queue in the holder (Java builds "topic@queueId"; a
+// struct needs no string built on every arrival).
+type queueKey struct {
+	topic   string
+	queueID int32
 }
+
+func key(topic string, queueID int32) queueKey { return queueKey{topic, queueID} }
 
 // Suspend parks r until a message arrives or r.Timeout passes.
 func (h *Holder) Suspend(r *Request) {
@@ -83,7 +87,7 @@ func (h *Holder) Suspend(r *Request) {
 }
 
 // remove takes r out of its list; false if it was already taken.
-func (h *Holder) remove(k string, r *Request) bool {
+func (h *Holder) remove(k queueKey, r *Request) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	list := h.waiting[k]
@@ -140,13 +144,9 @@ func (h *Holder) Arrived(topic string, queueID int32, nextOffset, tagsCode int64
 // or not (Java checkHoldRequest, whose wake-ups carry no tags code).
 func (h *Holder) Check() {
 	h.mu.Lock()
-	type tq struct {
-		topic   string
-		queueID int32
-	}
-	var queues []tq
-	for _, list := range h.waiting {
-		queues = append(queues, tq{list[0].Topic, list[0].QueueID})
+	queues := make([]queueKey, 0, len(h.waiting))
+	for k := range h.waiting {
+		queues = append(queues, k)
 	}
 	h.mu.Unlock()
 	for _, q := range queues {
@@ -173,7 +173,7 @@ func (h *Holder) Run(stop <-chan struct{}, interval time.Duration) {
 func (h *Holder) WakeAll() {
 	h.mu.Lock()
 	all := h.waiting
-	h.waiting = map[string][]*Request{}
+	h.waiting = map[queueKey][]*Request{}
 	h.mu.Unlock()
 	for _, list := range all {
 		for _, r := range list {

@@ -156,6 +156,9 @@ func FuzzLookupProperty(f *testing.F) {
 		if gotOK != wantOK || !bytes.Equal(got, want) {
 			t.Fatalf("LookupProperty(%q, %q) = %q, %v; want %q, %v", raw, key, got, gotOK, want, wantOK)
 		}
+		if v, ok := LookupPropertyString(string(raw), key); ok != wantOK || v != string(want) {
+			t.Fatalf("LookupPropertyString(%q, %q) = %q, %v; want %q, %v", raw, key, v, ok, want, wantOK)
+		}
 		keys := []string{PropTags, key, "", key + "\x01", PropKeys}
 		vals := make([][]byte, len(keys))
 		LookupProperties(raw, keys, vals)

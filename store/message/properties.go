@@ -3,6 +3,7 @@ package message
 import (
 	"bytes"
 	"strings"
+	"unsafe"
 
 	"github.com/sputnikmq/sputnik/compat/javalang"
 	"github.com/sputnikmq/sputnik/compat/javalang/jhash"
@@ -81,14 +82,21 @@ func ParseProperties(b []byte) Properties {
 // header's properties field).
 func ParsePropertiesString(s string) Properties {
 	var p Properties
+	eachPair(s, func(k, v string) { p.Set(k, v) })
+	return p
+}
+
+// eachPair calls put with each pair of a properties string that Java's
+// string2messageProperties keeps (a name and a value, both not empty), in
+// the string's order.
+func eachPair(s string, put func(k, v string)) {
 	for s != "" {
-		seg, rest, _ := strings.Cut(s, string(rune(PropertySeparator)))
-		s = rest
+		var seg string
+		seg, s, _ = strings.Cut(s, string(rune(PropertySeparator)))
 		if k, v, ok := strings.Cut(seg, string(rune(NameValueSeparator))); ok && k != "" && v != "" {
-			p.Set(k, v)
+			put(k, v)
 		}
 	}
-	return p
 }
 
 // LookupProperty returns the value of key in a raw properties string
@@ -111,6 +119,14 @@ func LookupProperty(raw []byte, key string) ([]byte, bool) {
 		}
 	}
 	return val, found
+}
+
+// LookupPropertyString is LookupProperty over a properties string (a
+// request header's field), without copying it; the value is a substring
+// of raw.
+func LookupPropertyString(raw, key string) (string, bool) {
+	v, ok := LookupProperty(unsafe.Slice(unsafe.StringData(raw), len(raw)), key)
+	return unsafe.String(unsafe.SliceData(v), len(v)), ok
 }
 
 // LookupProperties is LookupProperty of every one of keys in a single pass
@@ -230,9 +246,8 @@ func SplitKeys(keys string) []string {
 // it, and its string is appended to every entry's (AppendBatchRecords).
 func SendProperties(dst []byte, header, cluster string, batch bool) []byte {
 	m := jhash.NewMap[string, string](jhash.String, -1)
-	for _, kv := range ParsePropertiesString(header) {
-		m.Put(kv.Key, kv.Value)
-	}
+	m.Grow(strings.Count(header, string(rune(PropertySeparator))) + 2) // the pairs and CLUSTER
+	eachPair(header, func(k, v string) { m.Put(k, v) })
 	m.Put(PropCluster, cluster)
 	if !batch {
 		m.Remove(PropWait)

@@ -154,6 +154,10 @@ func NewMap[K comparable, V any](hashOf func(K) int32, initialCapacity int) *Map
 // Len returns the number of keys.
 func (m *Map[K, V]) Len() int { return len(m.ents) }
 
+// Grow makes room for n more keys without reallocating. Only Go's memory
+// is affected: Java's table, threshold and so the order are not.
+func (m *Map[K, V]) Grow(n int) { m.ents = slices.Grow(m.ents, n) }
+
 func (m *Map[K, V]) find(k K) int {
 	if m.index != nil {
 		if i, ok := m.index[k]; ok {
