@@ -140,10 +140,7 @@ func (s *Store) putMessage(m *Message) (PutResult, bool) {
 	// (checks above make the encode infallible); the body CRC is taken
 	// outside.
 	rec := s.recordOf(m)
-	rec.SysFlag = rec.SysFlag&^(message.FlagBornHostV6|message.FlagStoreHostV6) | message.HostFlags(rec.BornHost, rec.StoreHost)
-	size := message.RecordSize(rec.SysFlag, len(rec.Body), len(rec.Topic), len(rec.Properties))
 	return s.append(&commitlog.Put{
-		Size:       size,
 		Record:     &rec,
 		QueueKey:   consumequeue.QueueKey(m.Topic, m.QueueID),
 		Consumable: message.Consumable(m.SysFlag),

@@ -17,12 +17,10 @@ const prefaultWindow = 8 << 20
 // back to back (store/message), all for the same queue.
 type Put struct {
 	// Records are the encoded records; or, when Record is set, the record
-	// it encodes to, Size bytes, written straight into the segment (one
-	// copy of the body instead of two) under the append lock. Record must
-	// encode without error to exactly Size bytes: validate before
-	// appending.
+	// to encode straight into the segment (one copy of the body instead of
+	// two) under the append lock. Record must encode without error:
+	// validate before appending.
 	Records []byte
-	Size    int
 	Record  *message.Record
 	// QueueKey is "topic-queueId", the counter the records take their
 	// queue offsets from.
@@ -55,7 +53,7 @@ func (r Result) End() int64 { return r.WroteOffset + int64(r.WroteBytes) }
 func (c *CommitLog) Append(p *Put) (Result, error) {
 	n := int64(len(p.Records))
 	if p.Record != nil {
-		n = int64(p.Size)
+		n = int64(message.EncodedSize(p.Record))
 	}
 	if n == 0 || n+message.BlankSize > c.cfg.SegmentSize {
 		return Result{}, fmt.Errorf("%w: %d bytes, segment size %d", ErrTooLarge, n, c.cfg.SegmentSize)

@@ -155,9 +155,8 @@ func TestRecordPutAllocatesNothing(t *testing.T) {
 	cl := openLog(t, t.TempDir())
 	defer cl.Close()
 	rec := message.Record{Topic: "T", Body: []byte("body"), Properties: []byte("TAGS\x01a"), BornHost: bornHost, StoreHost: storeHost}
-	size := message.RecordSize(message.HostFlags(rec.BornHost, rec.StoreHost), len(rec.Body), len(rec.Topic), len(rec.Properties))
 	append1 := func() {
-		if _, err := cl.Append(&Put{Record: &rec, Size: size, QueueKey: "T-0", Consumable: true}); err != nil {
+		if _, err := cl.Append(&Put{Record: &rec, QueueKey: "T-0", Consumable: true}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -100,8 +100,8 @@ func AppendRecord(dst []byte, r *Record) ([]byte, error) {
 	if err := checkRecord(r); err != nil {
 		return dst, err
 	}
-	r.SysFlag = r.SysFlag&^(FlagBornHostV6|FlagStoreHostV6) | HostFlags(r.BornHost, r.StoreHost)
-	size := RecordSize(r.SysFlag, len(r.Body), len(r.Topic), len(r.Properties))
+	r.SysFlag = hostSysFlag(r)
+	size := EncodedSize(r)
 	if size > math.MaxInt32 {
 		return dst, fmt.Errorf("%w: record of %d bytes", ErrBodyTooLong, size)
 	}
@@ -114,6 +114,18 @@ func AppendRecord(dst []byte, r *Record) ([]byte, error) {
 	dst = append(dst, r.Topic...)
 	dst = binary.BigEndian.AppendUint16(dst, uint16(len(r.Properties)))
 	return append(dst, r.Properties...), nil
+}
+
+// EncodedSize is the TOTALSIZE AppendRecord writes for r, whose sysflag's
+// host bits it sets from r's hosts.
+func EncodedSize(r *Record) int {
+	return RecordSize(hostSysFlag(r), len(r.Body), len(r.Topic), len(r.Properties))
+}
+
+// hostSysFlag is r's sysflag with the IPv6 bits of its born and store
+// hosts.
+func hostSysFlag(r *Record) int32 {
+	return r.SysFlag&^(FlagBornHostV6|FlagStoreHostV6) | HostFlags(r.BornHost, r.StoreHost)
 }
 
 func checkRecord(r *Record) error {
