@@ -334,6 +334,8 @@ func (b *Broker) registerAdminHandlers(groupsF *groups.Manager) {
 	b.addProcessor(workers(bc.QueryMessageThreadPoolNums), bc.QueryThreadPoolQueueCapacity, (&queryHandlers{store: b.store}).register)
 	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&statsAdmin{store: b.store, topics: b.topics, offsets: b.offsets, consumers: b.consumers,
 		brokerName: bc.BrokerName, runtime: runtimeInfo{BootTime: b.bootMs, Broker: bc}}).register)
+	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&consumerAdmin{store: b.store, topics: b.topics, offsets: b.offsets,
+		consumers: b.consumers, brokerName: bc.BrokerName, clients: connCaller{}, log: b.log.WithField("component", "admin")}).register)
 	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&groupAdmin{groups: b.groups, offsets: b.offsets, allOffsets: b.offsets.Encode,
 		slave: b.cfg.Store.BrokerRole == store.Slave, log: b.log.WithField("component", "admin")}).register)
 	b.addProcessor(1, adminQueue, (&configAdmin{conf: newBrokerConfiguration(b.cfg, b.log.WithField("component", "config"), nil),

@@ -107,3 +107,33 @@ func FuzzCheckClientRequest(f *testing.F) {
 		})
 	})
 }
+
+// FuzzConsumerStatusOffsets feeds arbitrary client answers to the
+// GET_CONSUMER_STATUS_FROM_CLIENT decoder: no panic, only documented
+// errors, and the rows written back as a reset body decode again to the
+// same rows.
+func FuzzConsumerStatusOffsets(f *testing.F) {
+	f.Add([]byte(`{"consumerTable":{},"messageQueueTable":{{"brokerName":"b","queueId":1,"topic":"T"}:5}}`))
+	f.Add([]byte(`{"messageQueueTable":{{"topic":"T","brokerName":"b","queueId":0}:0,{"topic":"T","brokerName":"b","queueId":1}:9}}`))
+	f.Add([]byte(`{"messageQueueTable":null}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rows, err := DecodeConsumerStatusOffsets(data)
+		if !checkErr(t, err) {
+			return
+		}
+		table := EncodeResetOffsetBody(rows)
+		status := `{"messageQueueTable":` + strings.TrimSuffix(strings.TrimPrefix(string(table), `{"offsetTable":`), "}") + "}"
+		again, err := DecodeConsumerStatusOffsets([]byte(status))
+		if err != nil {
+			t.Fatalf("re-decode %s: %v", status, err)
+		}
+		if len(again) != len(rows) {
+			t.Fatalf("%d rows, then %d: %s", len(rows), len(again), status)
+		}
+		for i := range rows {
+			if again[i] != rows[i] {
+				t.Fatalf("row %d: %+v then %+v", i, rows[i], again[i])
+			}
+		}
+	})
+}

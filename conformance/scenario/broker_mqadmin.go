@@ -48,6 +48,67 @@ func init() {
 	}
 }
 
+func init() {
+	Register(&Scenario{
+		Name: "broker/mqadmin/consumerOps",
+		Doc: "mqadmin consumerStatus, cloneGroupOffset, skipAccumulatedMessage and resetOffsetByTime -s 0 with a live Java consumer: " +
+			"the broker relays running info, clones offsets and resets the group through the consumer, which then gets every message again",
+		Tags:    tags("mqadmin", "javaclient"),
+		Timeout: brokerScenarioLimit,
+		Run:     brokerConsumerOps,
+	})
+}
+
+// brokerConsumerOps runs the commands that go through the broker to the
+// consumers of a group (INVOKE_BROKER_TO_RESET_OFFSET,
+// GET_CONSUMER_RUNNING_INFO, CLONE_GROUP_OFFSET) while a Java push
+// consumer of the group is connected, and checks that the reset to 0 made
+// it consume the messages a second time.
+func brokerConsumerOps(ctx context.Context, env *Env) error {
+	topic := "BrokerMQAdmin_consumerOps"
+	pg, cg := "CONF_BROKER_ADMIN_PG_ops", "CONF_BROKER_ADMIN_CG_ops"
+	if err := createTopic(ctx, env, topic, 4, 6); err != nil {
+		return err
+	}
+	cmds := [][]string{
+		{"consumerStatus", "-n", env.Namesrv, "-g", cg},
+		{"cloneGroupOffset", "-n", env.Namesrv, "-s", cg, "-d", cg + "_CLONE", "-t", topic, "-o", "true"},
+		{"skipAccumulatedMessage", "-n", env.Namesrv, "-g", cg, "-t", topic},
+		{"resetOffsetByTime", "-n", env.Namesrv, "-g", cg, "-t", topic, "-s", "0"},
+	}
+	var res struct {
+		Consumed    bool `json:"consumed"`
+		Redelivered bool `json:"redelivered"`
+		Outputs     []struct {
+			Out string `json:"out"`
+			Err string `json:"err"`
+		} `json:"outputs"`
+	}
+	err := env.Java.BrokerOp(ctx, map[string]any{"op": "mqadminLive", "ns": env.Namesrv, "topic": topic,
+		"producerGroup": pg, "consumerGroup": cg, "prefix": "ops", "count": 8, "redeliver": true,
+		"timeoutMs": brokerConsumeWait.Milliseconds(), "commands": cmds}, &res, 2*brokerConsumeWait+brokerOpSlack)
+	if err != nil {
+		return err
+	}
+	if !res.Consumed {
+		return fmt.Errorf("the live consumer did not get the 8 messages")
+	}
+	if len(res.Outputs) != len(cmds) {
+		return fmt.Errorf("%d mqadmin outputs, want %d", len(res.Outputs), len(cmds))
+	}
+	for i, o := range res.Outputs {
+		env.Log.Printf("mqadmin %s\n--- out\n%s--- err\n%s", cmds[i][0], o.Out, o.Err)
+		if javaclient.MQAdminFailed(o.Out, o.Err) {
+			return fmt.Errorf("mqadmin %s failed: %s", cmds[i][0], firstLines(o.Out+o.Err, 4))
+		}
+		env.Observe(cmds[i][0], maskAdmin(env, o.Out))
+	}
+	if !res.Redelivered {
+		return fmt.Errorf("after resetOffsetByTime -s 0 the consumer did not get the 8 messages again")
+	}
+	return nil
+}
+
 // mqadminArgs is the command line of cmd for the scenario's topic and groups.
 func mqadminArgs(env *Env, cmd, topic, pg, cg string) []string {
 	args := []string{cmd, "-n", env.Namesrv}

@@ -6,13 +6,20 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.ArrayList;
 import org.apache.rocketmq.common.admin.ConsumeStats;
 import org.apache.rocketmq.common.admin.OffsetWrapper;
 import org.apache.rocketmq.common.admin.TopicOffset;
 import org.apache.rocketmq.common.admin.TopicStatsTable;
 import org.apache.rocketmq.common.message.MessageQueue;
+import org.apache.rocketmq.common.message.MessageQueueForC;
+import org.apache.rocketmq.common.protocol.body.GetConsumerStatusBody;
 import org.apache.rocketmq.common.protocol.body.GroupList;
 import org.apache.rocketmq.common.protocol.body.KVTable;
+import org.apache.rocketmq.common.protocol.body.ResetOffsetBody;
+import org.apache.rocketmq.common.protocol.body.ResetOffsetBodyForC;
 import org.apache.rocketmq.common.subscription.SubscriptionGroupConfig;
 import org.apache.rocketmq.remoting.protocol.RemotingSerializable;
 
@@ -26,6 +33,13 @@ import org.apache.rocketmq.remoting.protocol.RemotingSerializable;
  *   grouplist   G1  G2 ...                       GroupList.encode() (HashSet filled in order)
  *   kv          K1=V1  K2=V2 ...                 KVTable.encode() (HashMap(64) filled in order,
  *                                                as prepareRuntimeInfo's map)
+ *   resetoffset BROKER TOPIC:Q:OFF ...           ResetOffsetBody.encode() (HashMap filled in order)
+ *   resetoffsetc BROKER TOPIC:Q:OFF ...          ResetOffsetBodyForC.encode() of that HashMap as
+ *                                                Broker2Client converts it
+ *   clientstatus BROKER TOPIC:Q:OFF ...          a client's GetConsumerStatusBody
+ *                                                (messageQueueTable filled in order)
+ *   consumerstatus BROKER ID=TOPIC:Q:OFF,... ... the broker's GetConsumerStatusBody
+ *                                                (consumerTable filled in order)
  *   group       JSON                             RemotingSerializable.decode(JSON,
  *                                                SubscriptionGroupConfig) written back with
  *                                                toJson(), "null", or "ERROR class"
@@ -78,6 +92,40 @@ public final class AdminBodies {
                 t.setTable(m);
                 return new String(t.encode(), StandardCharsets.UTF_8);
             }
+            case "resetoffset": {
+                ResetOffsetBody b = new ResetOffsetBody();
+                b.setOffsetTable(offsets(f[1], f, 2));
+                return new String(b.encode(), StandardCharsets.UTF_8);
+            }
+            case "resetoffsetc": {
+                List<MessageQueueForC> list = new ArrayList<>();
+                for (Map.Entry<MessageQueue, Long> e : offsets(f[1], f, 2).entrySet()) {
+                    MessageQueue mq = e.getKey();
+                    list.add(new MessageQueueForC(mq.getTopic(), mq.getBrokerName(), mq.getQueueId(), e.getValue()));
+                }
+                ResetOffsetBodyForC b = new ResetOffsetBodyForC();
+                b.setOffsetTable(list);
+                return new String(b.encode(), StandardCharsets.UTF_8);
+            }
+            case "clientstatus": {
+                GetConsumerStatusBody b = new GetConsumerStatusBody();
+                b.setMessageQueueTable(offsets(f[1], f, 2));
+                return new String(b.encode(), StandardCharsets.UTF_8);
+            }
+            case "consumerstatus": {
+                Map<String, Map<MessageQueue, Long>> table = new HashMap<>();
+                for (int i = 2; i < f.length; i++) {
+                    int eq = f[i].indexOf('=');
+                    String rows = f[i].substring(eq + 1);
+                    String[] r = rows.isEmpty() ? new String[0] : rows.split(",");
+                    String[] g = new String[r.length + 1];
+                    System.arraycopy(r, 0, g, 1, r.length);
+                    table.put(f[i].substring(0, eq), offsets(f[1], g, 1));
+                }
+                GetConsumerStatusBody b = new GetConsumerStatusBody();
+                b.setConsumerTable(table);
+                return new String(b.encode(), StandardCharsets.UTF_8);
+            }
             case "group": {
                 SubscriptionGroupConfig c = RemotingSerializable.decode(f[1].getBytes(StandardCharsets.UTF_8),
                     SubscriptionGroupConfig.class);
@@ -113,5 +161,15 @@ public final class AdminBodies {
             s.getOffsetTable().put(new MessageQueue(p[0], f[2], Integer.parseInt(p[1])), o);
         }
         return new String(s.encode(), StandardCharsets.UTF_8);
+    }
+
+    /** A HashMap of TOPIC:Q:OFF rows f[from..] of broker, filled in order. */
+    private static HashMap<MessageQueue, Long> offsets(String broker, String[] f, int from) {
+        HashMap<MessageQueue, Long> m = new HashMap<>();
+        for (int i = from; i < f.length; i++) {
+            String[] p = f[i].split(":");
+            m.put(new MessageQueue(p[0], broker, Integer.parseInt(p[1])), Long.parseLong(p[2]));
+        }
+        return m;
     }
 }

@@ -231,6 +231,30 @@ final class BrokerGroup {
         return all.size() >= count;
     }
 
+    /** Waits until messages of prefix were delivered n times in all, redeliveries included. */
+    boolean awaitDeliveries(String prefix, int n, long timeoutMs) throws InterruptedException {
+        String want = prefix + "-";
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        synchronized (got) {
+            while (true) {
+                int c = 0;
+                for (Map<String, Object> m : got) {
+                    if (((String) m.get("body")).startsWith(want)) {
+                        c++;
+                    }
+                }
+                if (c >= n) {
+                    return true;
+                }
+                long left = deadline - System.currentTimeMillis();
+                if (left <= 0) {
+                    return false;
+                }
+                got.wait(Math.min(left, 200));
+            }
+        }
+    }
+
     void quiet(long ms) throws InterruptedException {
         if (ms > 0) {
             Thread.sleep(ms);

@@ -204,7 +204,8 @@ final class BrokerStories {
      * mqadminLive {ns, topic, producerGroup, consumerGroup, prefix, count, timeoutMs, commands: [[args]]}:
      * a producer and a push consumer stay connected in this JVM (the consumer consumed count messages
      * and persisted its offsets) while each mqadmin command line runs: {consumed, outputs: [{args,
-     * out, err}]}.
+     * out, err}]}. With redeliver, it then waits until the consumer got the count messages a second
+     * time (a reset of the group's offsets): {redelivered}.
      */
     static Map<String, Object> mqadminLive(JSONObject req) throws Exception {
         JSONObject creq = new JSONObject();
@@ -231,6 +232,9 @@ final class BrokerStories {
                 outputs.add(BrokerOps.mqadmin(BrokerOps.strings(cmds.getJSONArray(i))));
             }
             out.put("outputs", outputs);
+            if (req.getBooleanValue("redeliver")) {
+                out.put("redelivered", g.awaitDeliveries(prefix, 2 * count, req.getLongValue("timeoutMs")));
+            }
         } finally {
             p.shutdown();
             g.shutdown();

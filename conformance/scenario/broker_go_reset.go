@@ -1,0 +1,169 @@
+package scenario
+
+// A client-go push consumer reset through the broker (issue #6, offsets):
+// INVOKE_BROKER_TO_RESET_OFFSET reaches the consumer as
+// RESET_CONSUMER_CLIENT_OFFSET and it consumes the topic again;
+// INVOKE_BROKER_TO_GET_CONSUMER_STATUS collects its offsets
+// (GET_CONSUMER_STATUS_FROM_CLIENT). Java 4.9.8 mirror:
+// AdminBrokerProcessor.resetOffset / getConsumerStatus, Broker2Client.
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	rocketmq "github.com/apache/rocketmq-client-go/v2"
+	"github.com/apache/rocketmq-client-go/v2/consumer"
+	"github.com/apache/rocketmq-client-go/v2/primitive"
+
+	"github.com/sputnikmq/sputnik/conformance/rawclient"
+	"github.com/sputnikmq/sputnik/remoting/protocol"
+	"github.com/sputnikmq/sputnik/remoting/wire"
+)
+
+func init() {
+	Register(&Scenario{
+		Name: "broker/go/resetOffset",
+		Doc: "client-go push consumer: INVOKE_BROKER_TO_GET_CONSUMER_STATUS lists its offsets, INVOKE_BROKER_TO_RESET_OFFSET to 0 " +
+			"answers the new offsets and the consumer gets every message again; CONSUMER_NOT_ONLINE once it is gone",
+		Tags:    tags("goclient", "raw"),
+		Timeout: brokerScenarioLimit,
+		Run:     brokerGoResetOffset,
+	})
+}
+
+var statusClientRE = regexp.MustCompile(`"[^"]*@[^"]*":\{`)
+
+func brokerGoResetOffset(ctx context.Context, env *Env) error {
+	const topic, group, prefix, n, queues = "BrokerGoReset", "CONF_GO_RESET_CG", "reset", 8, 4
+	if err := createTopic(ctx, env, topic, queues, 6); err != nil {
+		return err
+	}
+	addr := env.Brokers[0].Addr
+	// The reset needs an offset of the group on every queue (Java answers
+	// "consumer group not exist" otherwise); commit 0, where the consumer
+	// starts anyway.
+	for q := range queues {
+		if err := rawOK(ctx, addr, rawclient.Request(codeUpdateConsumerOffset, "consumerGroup", group, "topic", topic,
+			"queueId", strconv.Itoa(q), "commitOffset", "0")); err != nil {
+			return err
+		}
+	}
+	if _, err := goSend(ctx, env, topic, prefix, n); err != nil {
+		return err
+	}
+	c, deliveries, err := startCountingConsumer(env, topic, group, prefix)
+	if err != nil {
+		return err
+	}
+	defer shutdownBounded(env, "push consumer", c.Shutdown)
+	if err := atLeast(ctx, deliveries, n); err != nil {
+		return fmt.Errorf("first delivery: %d of %d messages: %w", deliveries(), n, err)
+	}
+
+	status, err := brokerCall(ctx, addr, rawclient.Request(int32(protocol.ReqInvokeBrokerToGetConsumerStatus),
+		"topic", topic, "group", group))
+	if err != nil {
+		return err
+	}
+	if status.Code != respSuccess || strings.Count(string(status.Body), `"topic":"`+topic+`"`) != queues {
+		return fmt.Errorf("consumer status: code %d %q, body %s", status.Code, status.Remark, status.Body)
+	}
+	env.Observe("status clients", strconv.Itoa(len(statusClientRE.FindAllString(string(status.Body), -1))))
+
+	reset, err := brokerCall(ctx, addr, rawclient.Request(int32(protocol.ReqInvokeBrokerToResetOffset),
+		"topic", topic, "group", group, "timestamp", "0", "isForce", "true"))
+	if err != nil {
+		return err
+	}
+	if reset.Code != respSuccess {
+		return fmt.Errorf("reset: code %d %q", reset.Code, reset.Remark)
+	}
+	env.Observe("reset body", env.Mask(string(reset.Body)))
+	if err := atLeast(ctx, deliveries, 2*n); err != nil {
+		return fmt.Errorf("after the reset the consumer got %d deliveries, want %d: %w", deliveries(), 2*n, err)
+	}
+
+	shutdownBounded(env, "push consumer", c.Shutdown)
+	gone, err := brokerCall(ctx, addr, rawclient.Request(int32(protocol.ReqInvokeBrokerToResetOffset),
+		"topic", topic, "group", group, "timestamp", "-1", "isForce", "true"))
+	if err != nil {
+		return err
+	}
+	env.Observe("reset offline", fmt.Sprintf("%d %s", gone.Code, gone.Remark))
+	return nil
+}
+
+// startCountingConsumer starts a client-go push consumer of group on
+// topic (from the first offset) and returns a counter of the deliveries
+// of bodies with prefix, redeliveries included.
+func startCountingConsumer(env *Env, topic, group, prefix string) (rocketmq.PushConsumer, func() int, error) {
+	c, err := consumer.NewPushConsumer(
+		consumer.WithNameServer(primitive.NamesrvAddr{env.Namesrv}),
+		consumer.WithGroupName(group),
+		consumer.WithInstance(goInstance("consumer")),
+		consumer.WithConsumerModel(consumer.Clustering),
+		consumer.WithConsumeFromWhere(consumer.ConsumeFromFirstOffset),
+	)
+	if err != nil {
+		return nil, nil, fmt.Errorf("client-go NewPushConsumer: %w", err)
+	}
+	var mu sync.Mutex
+	count := 0
+	err = c.Subscribe(topic, consumer.MessageSelector{}, func(_ context.Context, msgs ...*primitive.MessageExt) (consumer.ConsumeResult, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, m := range msgs {
+			if strings.HasPrefix(string(m.Body), prefix+"-") {
+				count++
+			}
+		}
+		return consumer.ConsumeSuccess, nil
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("client-go Subscribe: %w", err)
+	}
+	if err := c.Start(); err != nil {
+		return nil, nil, fmt.Errorf("client-go push consumer Start: %w", err)
+	}
+	return c, func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return count
+	}, nil
+}
+
+// brokerCall sends one request to addr.
+func brokerCall(ctx context.Context, addr string, req *wire.Command) (*wire.Command, error) {
+	resp, err := rawclient.Call(ctx, addr, req, defaultRawTimeout)
+	if err != nil {
+		return nil, fmt.Errorf("request %d to %s: %w", req.Code, addr, err)
+	}
+	return resp, nil
+}
+
+// rawOK sends one request to addr and wants SUCCESS.
+func rawOK(ctx context.Context, addr string, req *wire.Command) error {
+	resp, err := brokerCall(ctx, addr, req)
+	if err != nil {
+		return err
+	}
+	if resp.Code != respSuccess {
+		return fmt.Errorf("request %d: %w", req.Code, &codeError{Code: resp.Code, Remark: resp.Remark})
+	}
+	return nil
+}
+
+// atLeast waits until count() reaches n.
+func atLeast(ctx context.Context, count func() int, n int) error {
+	return Eventually(ctx, brokerConsumeWait, 50*time.Millisecond, func() error {
+		if got := count(); got < n {
+			return fmt.Errorf("%d of %d", got, n)
+		}
+		return nil
+	})
+}
