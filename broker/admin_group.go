@@ -10,8 +10,8 @@ package broker
 //
 // Java 4.9.8 mirror: AdminBrokerProcessor.updateAndCreateSubscriptionGroup,
 // getAllSubscriptionGroup, deleteSubscriptionGroup, getAllConsumerOffset.
-// GET_ALL_DELAY_OFFSET (45) is not served: the store has no schedule
-// service whose table it would encode.
+// GET_ALL_DELAY_OFFSET (45), the fourth table a slave copies, is in
+// admin_maint.go.
 
 import (
 	"context"

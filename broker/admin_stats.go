@@ -11,9 +11,11 @@ package broker
 //	QUERY_TOPIC_CONSUME_BY_WHO (300)  GroupList: online groups subscribing
 //	                                  the topic plus groups with its offsets
 //	GET_BROKER_RUNTIME_INFO (28)      KVTable of Java's runtime keys (runtimeInfo)
+//	GET_BROKER_CONSUME_STATS (317)    ConsumeStatsList: ConsumeStats of every group
+//	                                  and topic with offsets (mqadmin brokerConsumeStats)
 //
 // Java 4.9.8 mirror: AdminBrokerProcessor.getTopicStatsInfo,
-// getConsumeStats, queryTopicConsumeByWho, getBrokerRuntimeInfo /
+// getConsumeStats, queryTopicConsumeByWho, fetchAllConsumeStatsInBroker, getBrokerRuntimeInfo /
 // prepareRuntimeInfo with DefaultMessageStore.getRuntimeInfo and
 // StoreStatsService.getRuntimeInfo.
 //
@@ -42,14 +44,18 @@ import (
 	"github.com/sputnikmq/sputnik/remoting/protocol"
 	"github.com/sputnikmq/sputnik/remoting/wire"
 	"github.com/sputnikmq/sputnik/store"
+	"github.com/sputnikmq/sputnik/store/config"
 )
 
 type statsAdmin struct {
-	store      *store.Store
-	topics     *topics.Manager
-	offsets    *offsets.Manager
-	consumers  *clients.ConsumerManager
+	store     *store.Store
+	topics    *topics.Manager
+	offsets   *offsets.Manager
+	consumers *clients.ConsumerManager
+	// groups lists the subscription groups in the table's order.
+	groups     func() []config.SubscriptionGroupConfig
 	brokerName string
+	brokerAddr func() string // brokerIP1:listenPort
 	runtime    runtimeInfo
 }
 
@@ -58,6 +64,8 @@ func (h *statsAdmin) register(t handlerTable) {
 	t.Add(protocol.ReqGetConsumeStats, h.consumeStats)
 	t.Add(protocol.ReqQueryTopicConsumeByWho, h.consumeByWho)
 	t.Add(protocol.ReqGetBrokerRuntimeInfo, h.runtimeInfo)
+	t.Add(protocol.ReqGetBrokerConsumeStats, h.brokerConsumeStats)
+	t.Add(protocol.ReqQueryConsumeQueue, h.queryConsumeQueue)
 }
 
 // queueStat is one queue's row of TopicStatsTable (TopicOffset) or
@@ -150,7 +158,9 @@ func (h *statsAdmin) consumeStats(_ context.Context, _ *remoting.Conn, req *wire
 	}
 	var rows []queueStat
 	for _, topic := range topicList {
-		rows = append(rows, h.consumeRows(hdr.ConsumerGroup, topic)...)
+		if tc, ok := h.consumedTopic(hdr.ConsumerGroup, topic); ok {
+			rows = append(rows, h.consumeRows(hdr.ConsumerGroup, topic, tc.ReadQueueNums)...)
+		}
 	}
 	w := fastjson.NewWriter(fastjson.Compact)
 	w.BeginObject()
@@ -164,18 +174,26 @@ func (h *statsAdmin) consumeStats(_ context.Context, _ *remoting.Conn, req *wire
 	return resp, w.Err()
 }
 
-// consumeRows are the rows of one topic; none when the topic is unknown or
-// the group is online without subscribing it.
-func (h *statsAdmin) consumeRows(group, topic string) []queueStat {
+// consumedTopic is the config of a topic whose consume stats group gets:
+// none when the topic is unknown or the group is online without
+// subscribing it.
+func (h *statsAdmin) consumedTopic(group, topic string) (config.TopicConfig, bool) {
 	tc, ok := h.topics.Select(topic)
 	if !ok {
-		return nil
+		return tc, false
 	}
 	if _, found := h.consumers.FindSubscription(group, topic); !found && h.consumers.SubscriptionCount(group) > 0 {
-		return nil
+		return tc, false
 	}
-	rows := make([]queueStat, 0, max(tc.ReadQueueNums, 0))
-	for q := range max(tc.ReadQueueNums, 0) {
+	return tc, true
+}
+
+// consumeRows are the OffsetWrapper rows of the first n queues of topic
+// (GET_CONSUME_STATS counts read queues, GET_BROKER_CONSUME_STATS write
+// queues).
+func (h *statsAdmin) consumeRows(group, topic string, n int32) []queueStat {
+	rows := make([]queueStat, 0, max(n, 0))
+	for q := range max(n, 0) {
 		brokerOff := max(h.store.MaxOffsetInQueue(topic, q), 0)
 		consumerOff := max(h.offsets.Query(group, topic, q), 0)
 		var last int64
@@ -187,6 +205,54 @@ func (h *statsAdmin) consumeRows(group, topic string) []queueStat {
 		rows = append(rows, queueStat{mq: h.mq(topic, q), names: offsetWrapperNames, values: [3]int64{brokerOff, consumerOff, last}})
 	}
 	return rows
+}
+
+// brokerConsumeStats is fetchAllConsumeStatsInBroker: for every
+// subscription group, in the group table's order, the consume stats of
+// each topic it has offsets of (only order topics when asked), and the
+// total of broker minus consumer offsets.
+func (h *statsAdmin) brokerConsumeStats(_ context.Context, _ *remoting.Conn, req *wire.Command) (*wire.Command, error) {
+	var hdr protocol.GetConsumeStatsInBrokerHeader
+	if err := hdr.DecodeFrom(req); err != nil {
+		return nil, err
+	}
+	var total int64
+	w := fastjson.NewWriter(fastjson.Compact)
+	w.BeginObject()
+	w.Key("brokerAddr")
+	w.String(h.brokerAddr())
+	w.Key("consumeStatsList")
+	w.BeginArray()
+	for _, g := range h.groups() {
+		w.BeginObject()
+		w.Key(g.GroupName)
+		w.BeginArray()
+		for _, topic := range h.offsets.TopicsOf(g.GroupName) {
+			tc, ok := h.consumedTopic(g.GroupName, topic)
+			if !ok || (hdr.IsOrder && !tc.Order) {
+				continue
+			}
+			rows := h.consumeRows(g.GroupName, topic, tc.WriteQueueNums)
+			for _, r := range rows {
+				total += r.values[0] - r.values[1]
+			}
+			w.BeginObject()
+			w.Key("consumeTps")
+			w.Float64(0)
+			w.Key("offsetTable")
+			writeQueueStats(w, rows)
+			w.EndObject()
+		}
+		w.EndArray()
+		w.EndObject()
+	}
+	w.EndArray()
+	w.Key("totalDiff")
+	w.Int64(total)
+	w.EndObject()
+	resp := success(req)
+	resp.Body = w.Bytes()
+	return resp, w.Err()
 }
 
 func (h *statsAdmin) consumeByWho(_ context.Context, _ *remoting.Conn, req *wire.Command) (*wire.Command, error) {

@@ -45,7 +45,10 @@ var (
 	envStoreHost = message.Host{Addr: netip.MustParseAddr("127.0.0.1"), Port: 10911}
 )
 
-const envBroker = "broker-a"
+const (
+	envBroker     = "broker-a"
+	envBrokerAddr = "127.0.0.1:10911"
+)
 
 func newAdminEnv(t *testing.T) *adminEnv {
 	t.Helper()
@@ -150,6 +153,7 @@ func (e *adminEnv) stats() *statsAdmin {
 	boot := time.Now().UnixMilli()
 	bc := brokerconfig.DefaultBrokerConfig(brokerconfig.Machine{UserHome: e.root, HostName: "host", Env: map[string]string{}})
 	return &statsAdmin{store: e.store, topics: e.topics, offsets: e.offsets, consumers: e.consumers, brokerName: envBroker,
+		groups: e.groups.Groups, brokerAddr: func() string { return envBrokerAddr },
 		runtime: runtimeInfo{BootTime: boot, Broker: &bc, Now: func() time.Time { return time.UnixMilli(boot + 90*60*1000 + 999) }}}
 }
 
@@ -375,4 +379,55 @@ func TestRemainTransientBuffers(t *testing.T) {
 	require.Equal(t, math.MaxInt32, remainTransientBuffers(false, 5))
 	require.Equal(t, 5, remainTransientBuffers(true, 5))
 	require.Equal(t, 2, remainTransientBuffers(true, 2))
+}
+
+// TestBrokerConsumeStatsBody pins GET_BROKER_CONSUME_STATS to Java's
+// ConsumeStatsList for the same tables: every group in the table's order
+// (system groups without offsets as empty lists), each topic it has
+// offsets of over the write queues, order topics only when asked, and the
+// total diff.
+func TestBrokerConsumeStatsBody(t *testing.T) {
+	e := newAdminEnv(t)
+	e.createTopic(t, "TopicS", 3)
+	tc := config.NewTopicConfig("TopicO")
+	tc.ReadQueueNums, tc.WriteQueueNums, tc.Order = 2, 2, true
+	require.NoError(t, e.topics.Update(tc))
+	for i := range 7 {
+		e.put(t, "TopicS", int32(i%3), "k", fmt.Sprintf("s-%d", i))
+	}
+	e.put(t, "TopicO", 1, "k", "o")
+	e.waitDispatched(t)
+	_, _, err := e.groups.Find("G1") // auto-created, like a consumer's first heartbeat
+	require.NoError(t, err)
+	_, _, err = e.groups.Find("G2")
+	require.NoError(t, err)
+	e.offsets.Commit("c", "G1", "TopicS", 0, 2)
+	e.offsets.Commit("c", "G1", "TopicS", 2, 1)
+	e.offsets.Commit("c", "G1", "TopicO", 1, 1)
+	e.offsets.Commit("c", "G2", "TopicS", 1, 0)
+	h := handlers(e.stats().register)[protocol.ReqGetBrokerConsumeStats]
+
+	for _, order := range []bool{false, true} {
+		resp := call(t, h, request(protocol.ReqGetBrokerConsumeStats, &protocol.GetConsumeStatsInBrokerHeader{IsOrder: order}))
+		require.Equal(t, int32(protocol.RespSuccess), resp.Code)
+		var total int64
+		line := []string{}
+		for _, g := range e.groups.Groups() {
+			line = append(line, "G="+g.GroupName)
+			for _, topic := range e.offsets.TopicsOf(g.GroupName) {
+				tc, _ := e.topics.Select(topic)
+				if order && !tc.Order {
+					continue
+				}
+				rows := e.consumeRows(g.GroupName, topic, tc.WriteQueueNums)
+				for q := range tc.WriteQueueNums {
+					total += max(e.store.MaxOffsetInQueue(topic, q), 0) - max(e.offsets.Query(g.GroupName, topic, q), 0)
+				}
+				line = append(line, "cs="+strings.Join(rows, ","))
+			}
+		}
+		want := javaAdminBodies(t, []string{fmt.Sprintf("statslist\t%s\t%d\t%s\t%s", envBrokerAddr, total, envBroker, strings.Join(line, "\t"))})
+		require.Equal(t, want[0], string(resp.Body), "order %v", order)
+		require.Contains(t, string(resp.Body), `"G1":[{`)
+	}
 }

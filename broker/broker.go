@@ -333,7 +333,9 @@ func (b *Broker) registerAdminHandlers(groupsF *groups.Manager) {
 		brokerIP1: bc.BrokerIP1, brokerPermission: b.perm.Load, log: b.log.WithField("component", "sendback")}).register)
 	b.addProcessor(workers(bc.QueryMessageThreadPoolNums), bc.QueryThreadPoolQueueCapacity, (&queryHandlers{store: b.store}).register)
 	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&statsAdmin{store: b.store, topics: b.topics, offsets: b.offsets, consumers: b.consumers,
-		brokerName: bc.BrokerName, runtime: runtimeInfo{BootTime: b.bootMs, Broker: bc}}).register)
+		groups: b.groups.Groups, brokerName: bc.BrokerName, brokerAddr: b.Addr, runtime: runtimeInfo{BootTime: b.bootMs, Broker: bc}}).register)
+	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&maintAdmin{store: b.store, topics: b.topics,
+		log: b.log.WithField("component", "admin")}).register)
 	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&consumerAdmin{store: b.store, topics: b.topics, offsets: b.offsets,
 		consumers: b.consumers, brokerName: bc.BrokerName, clients: connCaller{}, log: b.log.WithField("component", "admin")}).register)
 	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&groupAdmin{groups: b.groups, offsets: b.offsets, allOffsets: b.offsets.Encode,

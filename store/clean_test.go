@@ -72,3 +72,42 @@ func TestDeleteHour(t *testing.T) {
 	require.True(t, s.isDeleteHour(time.Date(2026, 1, 1, 4, 59, 0, 0, time.Local)))
 	require.False(t, s.isDeleteHour(time.Date(2026, 1, 1, 5, 0, 0, 0, time.Local)))
 }
+
+// TestCleanExpiredConsumeQueues (mqadmin cleanExpiredCQ) drops a queue
+// whose messages all went with the deleted commit-log files, and its
+// counter, and keeps the queues with live messages.
+func TestCleanExpiredConsumeQueues(t *testing.T) {
+	cfg := testConfig(t.TempDir())
+	cfg.FileReservedTime = 1
+	cfg.DeleteWhen = "99"
+	cfg.DeleteCommitLogFilesInterval = 0
+	s := openStore(t, cfg)
+	defer s.Close()
+	early := s.PutMessage(&Message{Topic: "Early", QueueID: 0, Body: []byte("gone soon"),
+		BornTimestamp: 1_700_000_000_000, BornHost: testBorn, StoreHost: testStore})
+	require.Equal(t, PutOK, early.Status)
+	putN(t, s, 400)
+	eventually(t, "dispatch", func() bool { return s.DispatchBehind() == 0 })
+	n, err := s.CleanExpiredConsumeQueues()
+	require.NoError(t, err)
+	require.Zero(t, n, "nothing expired yet")
+
+	segs := s.CommitLog().Queue().Segments()
+	old := time.Now().Add(-2 * time.Hour)
+	for _, seg := range segs[:2] {
+		require.NoError(t, os.Chtimes(seg.Path(), old, old))
+	}
+	s.DeleteFilesManually()
+	s.cleanOnce(nil)
+	require.Greater(t, s.MinPhyOffset(), early.WroteOffset)
+
+	n, err = s.CleanExpiredConsumeQueues()
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	require.Nil(t, s.ConsumeQueues().Get("Early", 0))
+	require.NotNil(t, s.ConsumeQueues().Get("Topic0", 0))
+	again := s.PutMessage(&Message{Topic: "Early", QueueID: 0, Body: []byte("back"),
+		BornTimestamp: 1_700_000_000_001, BornHost: testBorn, StoreHost: testStore})
+	require.Equal(t, PutOK, again.Status)
+	require.Equal(t, int64(0), again.QueueOffset, "the queue's counter went with it")
+}

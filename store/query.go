@@ -255,3 +255,15 @@ func (s *Store) CleanUnusedTopics(keep func(topic string) bool) (int, error) {
 	}
 	return n, errors.Join(errs...)
 }
+
+// CleanExpiredConsumeQueues destroys the consume queues whose last record
+// lies wholly before the commit log's first offset (Java
+// cleanExpiredConsumerQueue) and forgets their queue counters. It returns
+// how many queues went.
+func (s *Store) CleanExpiredConsumeQueues() (int, error) {
+	keys, err := s.cqs.CleanExpired(s.cl.MinOffset())
+	for _, k := range keys {
+		s.cl.RemoveQueue(k)
+	}
+	return len(keys), err
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/sputnikmq/sputnik/store/commitlog"
+	"github.com/sputnikmq/sputnik/store/config"
 	"github.com/sputnikmq/sputnik/store/consumequeue"
 	"github.com/sputnikmq/sputnik/store/index"
 	"github.com/sputnikmq/sputnik/store/segment"
@@ -57,6 +58,7 @@ type Store struct {
 	opt    Options
 	log    *logrus.Entry
 	delays DelayLevels
+	sched  atomic.Pointer[scheduler] // set at Start on a master
 
 	lock   *dirLock
 	clDirs *commitLogDirs
@@ -307,6 +309,7 @@ func (s *Store) Start() error {
 			return fmt.Errorf("store: load delay offsets: %w", err)
 		}
 		sc.correct()
+		s.sched.Store(sc)
 		s.runService(sc.run)
 	}
 	return nil
@@ -318,6 +321,24 @@ func (s *Store) runService(fn func(stop <-chan struct{})) {
 		defer s.services.Done()
 		fn(s.stop)
 	}()
+}
+
+// DelayOffsets is ScheduleMessageService.encode(), the GET_ALL_DELAY_OFFSET
+// answer: how far each delay level's queue has been delivered. A slave
+// delivers nothing and answers its delayOffset.json (which Java's slave
+// loads at start and then copies from the master).
+func (s *Store) DelayOffsets() ([]byte, error) {
+	if sc := s.sched.Load(); sc != nil {
+		return sc.encodeCompact(), nil
+	}
+	offsets, found, err := config.Load(config.DelayOffsetPath(s.cfg.StorePathRootDir), config.DecodeDelayOffsets)
+	if err != nil {
+		return nil, fmt.Errorf("store: load delay offsets: %w", err)
+	}
+	if !found {
+		offsets = config.NewDelayOffsets()
+	}
+	return offsets.EncodeCompact(), nil
 }
 
 // Close shuts the store down (Java shutdown): services stop, everything is

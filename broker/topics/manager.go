@@ -7,6 +7,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/sputnikmq/sputnik/compat/javalang/jhash"
 	"github.com/sputnikmq/sputnik/store/config"
 )
 
@@ -104,6 +105,21 @@ func (m *Manager) systemTopics() []config.TopicConfig {
 		out = append(out, topic(o.MsgTraceTopicName, 1, PermRW))
 	}
 	return append(out, topic(ReplyTopic(o.ClusterName), 1, PermRW))
+}
+
+// SystemTopicList is TopicValidator.getSystemTopicSet() in a JVM running
+// this broker: the static set, then what the constructor added, in the
+// HashSet's iteration order.
+func (m *Manager) SystemTopicList() []string {
+	set := jhash.NewStringSet()
+	for _, t := range []string{AutoCreateTopicKey, ScheduleTopic, BenchmarkTopic, TransHalfTopic, TraceTopic,
+		TransOpHalfTopic, TransCheckMaxTimeTopic, SelfTestTopic, OffsetMovedEventTopic} {
+		set.Add(t)
+	}
+	for _, tc := range m.systemTopics() {
+		set.Add(tc.TopicName)
+	}
+	return set.Keys()
 }
 
 // SetAutoCreateTopicEnable changes autoCreateTopicEnable as a broker config

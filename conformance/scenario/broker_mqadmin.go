@@ -59,6 +59,88 @@ func init() {
 	})
 }
 
+func init() {
+	Register(&Scenario{
+		Name: "broker/mqadmin/storeOps",
+		Doc: "mqadmin brokerConsumeStats, queryCq, cleanExpiredCQ, cleanUnusedTopic and deleteExpiredCommitLog against the broker " +
+			"with a live Java consumer: the group's rows, the queue's units, and success from each clean-up",
+		Tags:    tags("mqadmin", "javaclient"),
+		Timeout: brokerScenarioLimit,
+		Run:     brokerStoreOps,
+	})
+}
+
+var adminPhysicOffsetRE = regexp.MustCompile(`physicOffset=\d+`)
+
+// brokerStoreOps runs the store-side admin commands (GET_BROKER_CONSUME_STATS,
+// QUERY_CONSUME_QUEUE, CLEAN_EXPIRED_CONSUMEQUEUE, CLEAN_UNUSED_TOPIC,
+// DELETE_EXPIRED_COMMITLOG) with the scenario's group live. Only the
+// scenario's own rows of brokerConsumeStats are compared (the broker may
+// hold other scenarios' groups), and commit-log offsets are masked.
+func brokerStoreOps(ctx context.Context, env *Env) error {
+	topic := "BrokerMQAdmin_storeOps"
+	pg, cg := "CONF_BROKER_ADMIN_PG_store", "CONF_BROKER_ADMIN_CG_store"
+	if err := createTopic(ctx, env, topic, 4, 6); err != nil {
+		return err
+	}
+	addr := env.Brokers[0].Addr
+	cmds := [][]string{
+		{"brokerConsumeStats", "-n", env.Namesrv, "-b", addr},
+		{"queryCq", "-n", env.Namesrv, "-b", addr, "-t", topic, "-q", "1", "-i", "0", "-c", "4"},
+		{"cleanExpiredCQ", "-n", env.Namesrv, "-b", addr},
+		{"cleanUnusedTopic", "-n", env.Namesrv, "-b", addr},
+		{"deleteExpiredCommitLog", "-n", env.Namesrv, "-b", addr},
+	}
+	var res struct {
+		Consumed bool `json:"consumed"`
+		Outputs  []struct {
+			Out string `json:"out"`
+			Err string `json:"err"`
+		} `json:"outputs"`
+	}
+	err := env.Java.BrokerOp(ctx, map[string]any{"op": "mqadminLive", "ns": env.Namesrv, "topic": topic,
+		"producerGroup": pg, "consumerGroup": cg, "prefix": "store", "count": 8,
+		"timeoutMs": brokerConsumeWait.Milliseconds(), "commands": cmds}, &res, brokerConsumeWait+brokerOpSlack)
+	if err != nil {
+		return err
+	}
+	if !res.Consumed {
+		return fmt.Errorf("the live consumer did not get the 8 messages")
+	}
+	if len(res.Outputs) != len(cmds) {
+		return fmt.Errorf("%d mqadmin outputs, want %d", len(res.Outputs), len(cmds))
+	}
+	for i, o := range res.Outputs {
+		env.Log.Printf("mqadmin %s\n--- out\n%s--- err\n%s", cmds[i][0], o.Out, o.Err)
+		if javaclient.MQAdminFailed(o.Out, o.Err) {
+			return fmt.Errorf("mqadmin %s failed: %s", cmds[i][0], firstLines(o.Out+o.Err, 4))
+		}
+		text := maskAdmin(env, adminPhysicOffsetRE.ReplaceAllString(o.Out, "physicOffset=<offset>"))
+		if cmds[i][0] == "brokerConsumeStats" {
+			text = linesWith(text, "#Topic", topic)
+		}
+		if strings.TrimSpace(text) == "" {
+			return fmt.Errorf("mqadmin %s printed nothing", cmds[i][0])
+		}
+		env.Observe(cmds[i][0], text)
+	}
+	return nil
+}
+
+// linesWith keeps the lines holding any of subs.
+func linesWith(s string, subs ...string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		for _, sub := range subs {
+			if strings.Contains(l, sub) {
+				out = append(out, l)
+				break
+			}
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
 // brokerConsumerOps runs the commands that go through the broker to the
 // consumers of a group (INVOKE_BROKER_TO_RESET_OFFSET,
 // GET_CONSUMER_RUNNING_INFO, CLONE_GROUP_OFFSET) while a Java push

@@ -31,20 +31,26 @@ func (t *DelayOffsets) Len() int { return t.table.Len() }
 // Range calls f in the file's order until f returns false.
 func (t *DelayOffsets) Range(f func(level int32, offset int64) bool) { t.table.Range(f) }
 
-// Encode is ScheduleMessageService.encode(true).
-func (t *DelayOffsets) Encode() []byte {
-	return encodePretty(func(w *fastjson.Writer) {
-		w.BeginObject()
-		w.Key("offsetTable")
-		w.BeginObject()
-		t.table.Range(func(level int32, off int64) bool {
-			w.KeyInt(int64(level))
-			w.Int64(off)
-			return true
-		})
-		w.EndObject()
-		w.EndObject()
+// Encode is ScheduleMessageService.encode(true), the file's form.
+func (t *DelayOffsets) Encode() []byte { return t.encode(fastjson.Pretty) }
+
+// EncodeCompact is ScheduleMessageService.encode(), what
+// GET_ALL_DELAY_OFFSET answers.
+func (t *DelayOffsets) EncodeCompact() []byte { return t.encode(fastjson.Compact) }
+
+func (t *DelayOffsets) encode(mode fastjson.Mode) []byte {
+	w := fastjson.NewWriter(mode)
+	w.BeginObject()
+	w.Key("offsetTable")
+	w.BeginObject()
+	t.table.Range(func(level int32, off int64) bool {
+		w.KeyInt(int64(level))
+		w.Int64(off)
+		return true
 	})
+	w.EndObject()
+	w.EndObject()
+	return w.Bytes()
 }
 
 // DecodeDelayOffsets is ScheduleMessageService.decode into a fresh

@@ -15,6 +15,13 @@ import org.apache.rocketmq.common.admin.TopicOffset;
 import org.apache.rocketmq.common.admin.TopicStatsTable;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.common.message.MessageQueueForC;
+import org.apache.rocketmq.common.protocol.body.ConsumeQueueData;
+import org.apache.rocketmq.common.protocol.body.ConsumeStatsList;
+import org.apache.rocketmq.common.protocol.body.QueryConsumeQueueResponseBody;
+import org.apache.rocketmq.common.protocol.heartbeat.SubscriptionData;
+import org.apache.rocketmq.filter.util.BitsArray;
+import org.apache.rocketmq.store.ConsumeQueueExt;
+import com.alibaba.fastjson.JSON;
 import org.apache.rocketmq.common.protocol.body.GetConsumerStatusBody;
 import org.apache.rocketmq.common.protocol.body.GroupList;
 import org.apache.rocketmq.common.protocol.body.KVTable;
@@ -40,6 +47,14 @@ import org.apache.rocketmq.remoting.protocol.RemotingSerializable;
  *                                                (messageQueueTable filled in order)
  *   consumerstatus BROKER ID=TOPIC:Q:OFF,... ... the broker's GetConsumerStatusBody
  *                                                (consumerTable filled in order)
+ *   statslist   ADDR TOTAL BROKER [G=GROUP | cs=TOPIC:Q:BO:CO:LT,...] ...
+ *                                                ConsumeStatsList.encode(): G= starts a group's
+ *                                                one-key HashMap, cs= adds a ConsumeStats to it
+ *   querycq     MAX MIN FILTER|- SUBJSON|- rows|- PHY:SIZE:TAGS ...
+ *                                                QueryConsumeQueueResponseBody.encode()
+ *   extunit     TAGS TIME BITMAPHEX|-            JSON.toJSONString(new CqExtUnit(..)) and, tab
+ *                                                separated, BitsArray.create(bitmap).toString()
+ *                                                with line breaks as \n
  *   group       JSON                             RemotingSerializable.decode(JSON,
  *                                                SubscriptionGroupConfig) written back with
  *                                                toJson(), "null", or "ERROR class"
@@ -126,6 +141,59 @@ public final class AdminBodies {
                 b.setConsumerTable(table);
                 return new String(b.encode(), StandardCharsets.UTF_8);
             }
+            case "statslist": {
+                ConsumeStatsList l = new ConsumeStatsList();
+                l.setBrokerAddr(f[1]);
+                l.setTotalDiff(Long.parseLong(f[2]));
+                List<ConsumeStats> cur = null;
+                for (int i = 4; i < f.length; i++) {
+                    if (f[i].startsWith("G=")) {
+                        cur = new ArrayList<>();
+                        HashMap<String, List<ConsumeStats>> m = new HashMap<>();
+                        m.put(f[i].substring(2), cur);
+                        l.getConsumeStatsList().add(m);
+                        continue;
+                    }
+                    String rows = f[i].substring(3);
+                    String[] r = rows.isEmpty() ? new String[0] : rows.split(",");
+                    String[] g = new String[r.length + 3];
+                    System.arraycopy(r, 0, g, 3, r.length);
+                    g[1] = "0";
+                    g[2] = f[3];
+                    cur.add(consumeStatsOf(g));
+                }
+                return new String(l.encode(), StandardCharsets.UTF_8);
+            }
+            case "querycq": {
+                QueryConsumeQueueResponseBody b = new QueryConsumeQueueResponseBody();
+                b.setMaxQueueIndex(Long.parseLong(f[1]));
+                b.setMinQueueIndex(Long.parseLong(f[2]));
+                if (!f[3].equals("-")) {
+                    b.setFilterData(f[3]);
+                }
+                if (!f[4].equals("-")) {
+                    b.setSubscriptionData(RemotingSerializable.decode(f[4].getBytes(StandardCharsets.UTF_8), SubscriptionData.class));
+                }
+                if (!f[5].equals("-")) {
+                    List<ConsumeQueueData> rows = new ArrayList<>();
+                    for (int i = 6; i < f.length; i++) {
+                        String[] p = f[i].split(":");
+                        ConsumeQueueData d = new ConsumeQueueData();
+                        d.setPhysicOffset(Long.parseLong(p[0]));
+                        d.setPhysicSize(Integer.parseInt(p[1]));
+                        d.setTagsCode(Long.parseLong(p[2]));
+                        rows.add(d);
+                    }
+                    b.setQueueData(rows);
+                }
+                return new String(b.encode(), StandardCharsets.UTF_8);
+            }
+            case "extunit": {
+                byte[] bits = f[3].equals("-") ? null : hex(f[3]);
+                ConsumeQueueExt.CqExtUnit u = new ConsumeQueueExt.CqExtUnit(Long.parseLong(f[1]), Long.parseLong(f[2]), bits);
+                String json = JSON.toJSONString(u);
+                return bits == null ? json : json + "\t" + BitsArray.create(bits).toString().replace("\n", "\\n");
+            }
             case "group": {
                 SubscriptionGroupConfig c = RemotingSerializable.decode(f[1].getBytes(StandardCharsets.UTF_8),
                     SubscriptionGroupConfig.class);
@@ -150,6 +218,11 @@ public final class AdminBodies {
     }
 
     private static String consumeStats(String[] f) {
+        return new String(consumeStatsOf(f).encode(), StandardCharsets.UTF_8);
+    }
+
+    /** f[1] = TPS, f[2] = BROKER, f[3..] = TOPIC:Q:BO:CO:LT. */
+    private static ConsumeStats consumeStatsOf(String[] f) {
         ConsumeStats s = new ConsumeStats();
         s.setConsumeTps(Double.parseDouble(f[1]));
         for (int i = 3; i < f.length; i++) {
@@ -160,7 +233,7 @@ public final class AdminBodies {
             o.setLastTimestamp(Long.parseLong(p[4]));
             s.getOffsetTable().put(new MessageQueue(p[0], f[2], Integer.parseInt(p[1])), o);
         }
-        return new String(s.encode(), StandardCharsets.UTF_8);
+        return s;
     }
 
     /** A HashMap of TOPIC:Q:OFF rows f[from..] of broker, filled in order. */
@@ -171,5 +244,13 @@ public final class AdminBodies {
             m.put(new MessageQueue(p[0], broker, Integer.parseInt(p[1])), Long.parseLong(p[2]));
         }
         return m;
+    }
+
+    private static byte[] hex(String s) {
+        byte[] out = new byte[s.length() / 2];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = (byte) Integer.parseInt(s.substring(2 * i, 2 * i + 2), 16);
+        }
+        return out;
     }
 }
