@@ -334,6 +334,9 @@ func (b *Broker) registerAdminHandlers(groupsF *groups.Manager) {
 	b.addProcessor(workers(bc.QueryMessageThreadPoolNums), bc.QueryThreadPoolQueueCapacity, (&queryHandlers{store: b.store}).register)
 	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&statsAdmin{store: b.store, topics: b.topics, offsets: b.offsets, consumers: b.consumers,
 		groups: b.groups.Groups, brokerName: bc.BrokerName, brokerAddr: b.Addr, runtime: runtimeInfo{BootTime: b.bootMs, Broker: bc}}).register)
+	b.addProcessor(workers(bc.EndTransactionThreadPoolNums), bc.EndTransactionPoolQueueCapacity, (&txHandlers{store: b.store,
+		slave: b.cfg.Store.BrokerRole == store.Slave, storeHost: b.storeHost(), maxBodySize: b.cfg.Store.MaxMessageSize,
+		log: b.log.WithField("component", "transaction")}).register)
 	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&maintAdmin{store: b.store, topics: b.topics,
 		log: b.log.WithField("component", "admin")}).register)
 	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&consumerAdmin{store: b.store, topics: b.topics, offsets: b.offsets,

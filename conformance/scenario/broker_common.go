@@ -46,6 +46,7 @@ type sentMsg struct {
 	BrokerName  string `json:"brokerName"`
 	QueueID     int    `json:"queueId"`
 	QueueOffset int64  `json:"queueOffset"`
+	LocalState  string `json:"localState"` // transaction mode: the local transaction's state
 }
 
 // recvMsg is one delivery to a consumer (props: user properties only).
@@ -59,7 +60,8 @@ type recvMsg struct {
 	QueueID        int               `json:"queueId"`
 	QueueOffset    int64             `json:"queueOffset"`
 	ReconsumeTimes int               `json:"reconsumeTimes"`
-	At             int64             `json:"at"` // Unix ms the Java listener got it (consume op)
+	At             int64             `json:"at"`       // Unix ms the Java listener got it (consume op)
+	PropKeys       []string          `json:"propKeys"` // every property name, sorted (Java consumer)
 }
 
 // consumeResult is the answer of the "consume" op.
@@ -127,6 +129,7 @@ type consumeReq struct {
 	Consumers                 int
 	Quiet, Sleep              time.Duration
 	Produce                   []msgSpec     // sent once the group holds every queue
+	ProduceMode               string        // how: sync (default) or transaction (see startTxProducer)
 	ProduceDelay              time.Duration // and this long after that
 	Wait                      time.Duration
 	MinReconsume              int // RECONSUME_LATER until delivered this often; count only then
@@ -151,7 +154,11 @@ func javaConsume(ctx context.Context, env *Env, r consumeReq) (*consumeResult, e
 		delete(p, "sub")
 	}
 	if r.Produce != nil {
-		p["produce"] = map[string]any{"group": "CONF_BROKER_PG", "mode": "sync", "messages": r.Produce}
+		mode := r.ProduceMode
+		if mode == "" {
+			mode = "sync"
+		}
+		p["produce"] = map[string]any{"group": "CONF_BROKER_PG", "mode": mode, "messages": r.Produce}
 	}
 	var res consumeResult
 	if err := env.Java.BrokerOp(ctx, p, &res, r.Wait+brokerReadyWait+brokerOpSlack); err != nil {

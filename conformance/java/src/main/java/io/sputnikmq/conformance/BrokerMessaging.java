@@ -15,7 +15,11 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.MessageQueueSelector;
 import org.apache.rocketmq.client.producer.SendCallback;
+import org.apache.rocketmq.client.producer.LocalTransactionState;
 import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.client.producer.TransactionListener;
+import org.apache.rocketmq.client.producer.TransactionMQProducer;
+import org.apache.rocketmq.client.producer.TransactionSendResult;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageExt;
@@ -47,6 +51,37 @@ final class BrokerMessaging {
         p.setNamesrvAddr(ns);
         p.setInstanceName(instanceName("producer"));
         p.setSendMsgTimeout(5000);
+        p.start();
+        return p;
+    }
+
+    /**
+     * A transactional producer whose local transaction decides by the body: "-commit-" commits,
+     * "-rollback-" rolls back, anything else is left unknown; a check of an unknown one commits it.
+     */
+    static TransactionMQProducer startTxProducer(String ns, String group) throws Exception {
+        TransactionMQProducer p = new TransactionMQProducer(group);
+        p.setNamesrvAddr(ns);
+        p.setInstanceName(instanceName("txproducer"));
+        p.setSendMsgTimeout(5000);
+        p.setTransactionListener(new TransactionListener() {
+            @Override
+            public LocalTransactionState executeLocalTransaction(Message msg, Object arg) {
+                String body = new String(msg.getBody(), StandardCharsets.UTF_8);
+                if (body.contains("-commit-")) {
+                    return LocalTransactionState.COMMIT_MESSAGE;
+                }
+                if (body.contains("-rollback-")) {
+                    return LocalTransactionState.ROLLBACK_MESSAGE;
+                }
+                return LocalTransactionState.UNKNOW;
+            }
+
+            @Override
+            public LocalTransactionState checkLocalTransaction(MessageExt msg) {
+                return LocalTransactionState.COMMIT_MESSAGE;
+            }
+        });
         p.start();
         return p;
     }
@@ -93,6 +128,14 @@ final class BrokerMessaging {
                 return out;
             case "async":
                 return produceAsync(p, topic, specs);
+            case "transaction":
+                for (JSONObject s : specs) {
+                    TransactionSendResult r = ((TransactionMQProducer) p).sendMessageInTransaction(message(topic, s), null);
+                    Map<String, Object> e = sent(s.getString("body"), r, 0);
+                    e.put("localState", r.getLocalTransactionState().name());
+                    out.add(e);
+                }
+                return out;
             case "oneway":
                 for (JSONObject s : specs) {
                     p.sendOneway(message(topic, s));
@@ -167,6 +210,7 @@ final class BrokerMessaging {
     /** A received message as reported to Go; consumer is the index of the consumer in its group. */
     static Map<String, Object> received(int consumer, MessageExt m, String brokerName) {
         Map<String, Object> r = new LinkedHashMap<>();
+        r.put("propKeys", new TreeMap<>(m.getProperties()).keySet());
         r.put("consumer", consumer);
         r.put("body", new String(m.getBody(), StandardCharsets.UTF_8));
         r.put("tags", m.getTags());
@@ -204,7 +248,8 @@ final class BrokerMessaging {
                 long readyMs = req.getLongValue("readyTimeoutMs") > 0 ? req.getLongValue("readyTimeoutMs") : 45000;
                 out.put("ready", g.awaitReady(g.size(), readyMs));
                 out.put("assignment", g.assignment());
-                DefaultMQProducer p = startProducer(g.ns, prod.getString("group"));
+                DefaultMQProducer p = "transaction".equals(prod.getString("mode"))
+                    ? startTxProducer(g.ns, prod.getString("group")) : startProducer(g.ns, prod.getString("group"));
                 g.quiet(req.getLongValue("produceDelayMs"));
                 out.put("producedAtMs", System.currentTimeMillis());
                 try {

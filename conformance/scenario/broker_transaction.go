@@ -1,0 +1,75 @@
+package scenario
+
+// Transactional messages (Java TransactionMQProducer): the half message
+// waits in RMQ_SYS_TRANS_HALF_TOPIC until END_TRANSACTION commits it to
+// its topic or rolls it back. Java 4.9.8 mirror: SendMessageProcessor's
+// half path, EndTransactionProcessor.
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+func init() {
+	Register(&Scenario{
+		Name: "broker/transaction/commitRollback",
+		Doc: "a Java transactional producer commits 4 messages and rolls 4 back in its local transaction: " +
+			"a push consumer gets exactly the committed ones, with the properties Java's broker stores",
+		Tags:    tags("javaclient", "transaction"),
+		Timeout: brokerScenarioLimit,
+		Run:     brokerTxCommitRollback,
+	})
+}
+
+func brokerTxCommitRollback(ctx context.Context, env *Env) error {
+	const topic = "BrokerTxCommitRollback"
+	if err := createTopic(ctx, env, topic, 4, 6); err != nil {
+		return err
+	}
+	var ss []msgSpec
+	for i := range 4 {
+		ss = append(ss, msgSpec{Body: fmt.Sprintf("tx-commit-%d", i), Tags: "TagTx", Keys: fmt.Sprintf("key-c%d", i),
+			Props: map[string]string{"idx": fmt.Sprint(i)}})
+		ss = append(ss, msgSpec{Body: fmt.Sprintf("tx-rollback-%d", i), Tags: "TagTx", Keys: fmt.Sprintf("key-r%d", i)})
+	}
+	res, err := javaConsume(ctx, env, consumeReq{Topic: topic, Group: "CONF_BROKER_TX_CG", Prefix: "tx-commit", Count: 4,
+		Produce: ss, ProduceMode: "transaction", Quiet: 3 * time.Second})
+	if err != nil {
+		return err
+	}
+	var states []string
+	for _, s := range res.Sent {
+		if s.Status != "SEND_OK" {
+			return fmt.Errorf("half message %s: status %s", s.Body, s.Status)
+		}
+		states = append(states, s.Body+"="+s.LocalState)
+	}
+	sort.Strings(states)
+	env.Observe("local states", strings.Join(states, " "))
+	if !res.Complete {
+		return fmt.Errorf("the consumer got %d messages, not the 4 committed", len(res.Messages))
+	}
+	var bodies []string
+	keys := map[string]bool{}
+	for _, m := range res.Messages {
+		if strings.Contains(m.Body, "rollback") {
+			return fmt.Errorf("rolled-back message %s was delivered", m.Body)
+		}
+		bodies = append(bodies, fmt.Sprintf("%s tags=%s keys=%s props=%v", m.Body, m.Tags, m.Keys, m.Props))
+		for _, k := range m.PropKeys {
+			keys[k] = true
+		}
+	}
+	sort.Strings(bodies)
+	env.Observe("delivered", strings.Join(bodies, "\n"))
+	names := make([]string, 0, len(keys))
+	for k := range keys {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	env.Observe("property names", strings.Join(names, " "))
+	return nil
+}
