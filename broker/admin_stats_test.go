@@ -52,6 +52,12 @@ const (
 
 func newAdminEnv(t *testing.T) *adminEnv {
 	t.Helper()
+	return newAdminEnvWith(t, nil)
+}
+
+// newAdminEnvWith is newAdminEnv with the store's options adjusted first.
+func newAdminEnvWith(t *testing.T, adjust func(*store.Options)) *adminEnv {
+	t.Helper()
 	root := t.TempDir()
 	l := logrus.New()
 	l.SetLevel(logrus.PanicLevel)
@@ -63,7 +69,11 @@ func newAdminEnv(t *testing.T) *adminEnv {
 	cfg.MaxHashSlotNum = 64
 	cfg.MaxIndexNum = 256
 	cfg.FlushIntervalConsumeQueue = 50
-	s, err := store.Open(cfg, store.Options{Master: true, Log: log})
+	opts := store.Options{Master: true, Log: log}
+	if adjust != nil {
+		adjust(&opts)
+	}
+	s, err := store.Open(cfg, opts)
 	require.NoError(t, err)
 	require.NoError(t, s.Start())
 	t.Cleanup(func() { _ = s.Close() })

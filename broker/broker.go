@@ -183,7 +183,24 @@ func (b *Broker) Start() error {
 	b.goService(func() { b.hold.Run(b.stop, b.checkInterval()) })
 	hk := &clients.Housekeeping{Producers: b.producers, Consumers: b.consumers}
 	b.goService(func() { hk.Run(ctx) })
+	if b.cfg.Store.BrokerRole != store.Slave {
+		tx := b.txChecker()
+		b.goService(func() {
+			tx.run(b.stop, func() time.Duration { return time.Duration(b.cfg.Broker.TransactionCheckInterval) * time.Millisecond })
+		})
+	}
 	return nil
+}
+
+// txChecker is the master's transaction check (txcheck.go).
+func (b *Broker) txChecker() *txChecker {
+	bc := &b.cfg.Broker
+	return &txChecker{store: b.store, topics: b.topics, offsets: b.offsets, producers: b.producers, clients: connCaller{},
+		storeHost:    b.storeHost(),
+		timeout:      func() time.Duration { return time.Duration(bc.TransactionTimeOut) * time.Millisecond },
+		checkMax:     func() int32 { return bc.TransactionCheckMax },
+		reservedTime: func() time.Duration { return time.Duration(b.cfg.Store.FileReservedTime) * time.Hour },
+		now:          time.Now, log: b.log.WithField("component", "transaction-check")}
 }
 
 func (b *Broker) goService(f func()) {

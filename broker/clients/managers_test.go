@@ -202,3 +202,25 @@ func TestNotifyListener(t *testing.T) {
 	require.Len(t, sent, 2)
 	l(GroupEvent{Event: EventRegister, Group: "G"}) // nil filters: no panic
 }
+
+// TestAvailableChannelRoundRobin: the transaction check asks the group's
+// producers in turn, and none once they are gone.
+func TestAvailableChannelRoundRobin(t *testing.T) {
+	m := NewProducerManager(newClock().now, quietLog())
+	_, ok := m.AvailableChannel("P")
+	require.False(t, ok)
+	a, b := newChan("10.0.0.1:1"), newChan("10.0.0.2:2")
+	m.Register("P", info(a, "ca"))
+	m.Register("P", info(b, "cb"))
+	seen := map[Channel]int{}
+	for range 6 {
+		ch, ok := m.AvailableChannel("P")
+		require.True(t, ok)
+		seen[ch]++
+	}
+	require.Equal(t, map[Channel]int{a: 3, b: 3}, seen)
+	m.ChannelClosed(a)
+	m.ChannelClosed(b)
+	_, ok = m.AvailableChannel("P")
+	require.False(t, ok)
+}

@@ -17,6 +17,7 @@ type ProducerManager struct {
 	mu      sync.Mutex
 	groups  *omap[string, *omap[Channel, *ClientChannelInfo]]
 	clients map[string]Channel
+	next    uint32 // round-robin position of AvailableChannel
 }
 
 // NewProducerManager returns an empty manager; now and log are required.
@@ -116,6 +117,22 @@ func (m *ProducerManager) Connections(group string) ([]ClientChannelInfo, bool) 
 	out := make([]ClientChannelInfo, 0, table.len())
 	table.each(func(_ Channel, info *ClientChannelInfo) { out = append(out, *info) })
 	return out, true
+}
+
+// AvailableChannel is getAvailableChannel: one of the group's channels,
+// taken in turn (the transaction check asks producers round-robin); false
+// when the group has none. Closed channels are already gone from the
+// table (ChannelClosed), so Java's writability retries have nothing to
+// skip.
+func (m *ProducerManager) AvailableChannel(group string) (Channel, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	table, ok := m.groups.get(group)
+	if !ok || table.len() == 0 {
+		return nil, false
+	}
+	m.next++
+	return table.keys[int(m.next%uint32(table.len()))], true
 }
 
 // FindChannel is findChannel: the channel last registered by clientID.

@@ -173,6 +173,9 @@ func brokerProperties(dir string, o BrokerOptions) *Properties {
 	p.Set("flushDiskType", "ASYNC_FLUSH")
 	p.Set("deleteWhen", "04")
 	p.Set("fileReservedTime", "48")
+	// The transaction check every second instead of every minute, so that
+	// a scenario sees an unknown transaction resolved in seconds.
+	p.Set("transactionCheckInterval", "1000")
 	p.Merge(o.Extra)
 	return p
 }

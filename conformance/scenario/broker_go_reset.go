@@ -19,6 +19,7 @@ import (
 	rocketmq "github.com/apache/rocketmq-client-go/v2"
 	"github.com/apache/rocketmq-client-go/v2/consumer"
 	"github.com/apache/rocketmq-client-go/v2/primitive"
+	"github.com/apache/rocketmq-client-go/v2/producer"
 
 	"github.com/sputnikmq/sputnik/conformance/rawclient"
 	"github.com/sputnikmq/sputnik/remoting/protocol"
@@ -166,4 +167,97 @@ func atLeast(ctx context.Context, count func() int, n int) error {
 		}
 		return nil
 	})
+}
+
+func init() {
+	Register(&Scenario{
+		Name: "broker/go/transaction",
+		Doc: "client-go transaction producer: 2 committed, 1 rolled back and 2 left unknown that the broker's check " +
+			"(every second here) resolves by asking the producer, which commits them; a client-go consumer gets the 4",
+		Tags:    tags("goclient", "transaction"),
+		Timeout: brokerScenarioLimit,
+		Run:     brokerGoTransaction,
+	})
+}
+
+// goTxListener decides by body like the Java side's: "-commit-" commits,
+// "-rollback-" rolls back, the rest stay unknown until checked (commit).
+type goTxListener struct {
+	mu     sync.Mutex
+	checks map[string]int
+}
+
+func (l *goTxListener) ExecuteLocalTransaction(m *primitive.Message) primitive.LocalTransactionState {
+	switch body := string(m.Body); {
+	case strings.Contains(body, "-commit-"):
+		return primitive.CommitMessageState
+	case strings.Contains(body, "-rollback-"):
+		return primitive.RollbackMessageState
+	}
+	return primitive.UnknowState
+}
+
+func (l *goTxListener) CheckLocalTransaction(m *primitive.MessageExt) primitive.LocalTransactionState {
+	l.mu.Lock()
+	l.checks[string(m.Body)]++
+	l.mu.Unlock()
+	return primitive.CommitMessageState
+}
+
+func brokerGoTransaction(ctx context.Context, env *Env) error {
+	const topic, group, prefix = "BrokerGoTransaction", "CONF_GO_TX_CG", "gotx"
+	if err := createTopic(ctx, env, topic, 4, 6); err != nil {
+		return err
+	}
+	c, deliveries, err := startCountingConsumer(env, topic, group, prefix)
+	if err != nil {
+		return err
+	}
+	defer shutdownBounded(env, "push consumer", c.Shutdown)
+	l := &goTxListener{checks: map[string]int{}}
+	p, err := rocketmq.NewTransactionProducer(l,
+		producer.WithNameServer(primitive.NamesrvAddr{env.Namesrv}),
+		producer.WithGroupName("CONF_GO_TX_PG"),
+		producer.WithInstanceName(goInstance("txproducer")),
+		producer.WithRetry(2))
+	if err != nil {
+		return fmt.Errorf("client-go NewTransactionProducer: %w", err)
+	}
+	if err := p.Start(); err != nil {
+		return fmt.Errorf("client-go transaction producer Start: %w", err)
+	}
+	defer shutdownBounded(env, "transaction producer", p.Shutdown)
+	var states []string
+	for _, b := range []string{"commit-0", "commit-1", "rollback-0", "unknown-0", "unknown-1"} {
+		body := prefix + "-" + b
+		res, err := p.SendMessageInTransaction(ctx, primitive.NewMessage(topic, []byte(body)))
+		if err != nil {
+			return fmt.Errorf("client-go SendMessageInTransaction %s: %w", body, err)
+		}
+		if res.Status != primitive.SendOK {
+			return fmt.Errorf("half message %s: status %d", body, res.Status)
+		}
+		states = append(states, fmt.Sprintf("%s=%d", body, res.State))
+	}
+	env.Observe("local states", strings.Join(states, " "))
+	if err := Eventually(ctx, 45*time.Second, 100*time.Millisecond, func() error {
+		if got := deliveries(); got < 4 {
+			return fmt.Errorf("%d of 4 committed messages", got)
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	time.Sleep(2 * time.Second) // a rolled-back or twice-committed message would show up now
+	if got := deliveries(); got != 4 {
+		return fmt.Errorf("%d deliveries, want exactly the 4 committed", got)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, b := range []string{"unknown-0", "unknown-1"} {
+		if l.checks[prefix+"-"+b] == 0 {
+			return fmt.Errorf("%s-%s was never checked", prefix, b)
+		}
+	}
+	return nil
 }

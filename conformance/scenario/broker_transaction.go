@@ -15,6 +15,14 @@ import (
 
 func init() {
 	Register(&Scenario{
+		Name: "broker/transaction/check",
+		Doc: "a Java transactional producer leaves 3 messages unknown, commits 1 and rolls 1 back: the broker's transaction " +
+			"check (every second here) asks the producer, which commits them; the consumer gets the 4 committed",
+		Tags:    tags("javaclient", "transaction"),
+		Timeout: brokerScenarioLimit,
+		Run:     brokerTxCheck,
+	})
+	Register(&Scenario{
 		Name: "broker/transaction/commitRollback",
 		Doc: "a Java transactional producer commits 4 messages and rolls 4 back in its local transaction: " +
 			"a push consumer gets exactly the committed ones, with the properties Java's broker stores",
@@ -71,5 +79,53 @@ func brokerTxCommitRollback(ctx context.Context, env *Env) error {
 	}
 	sort.Strings(names)
 	env.Observe("property names", strings.Join(names, " "))
+	return nil
+}
+
+// brokerTxCheck relies on the conformance brokers' transactionCheckInterval
+// of 1 s (conformance/cluster): an unknown half message is checked once
+// it is older than transactionTimeOut (6 s).
+func brokerTxCheck(ctx context.Context, env *Env) error {
+	const topic = "BrokerTxCheck"
+	if err := createTopic(ctx, env, topic, 4, 6); err != nil {
+		return err
+	}
+	ss := []msgSpec{{Body: "txc-commit-0", Tags: "TagTx"}, {Body: "txc-rollback-0", Tags: "TagTx"}}
+	for i := range 3 {
+		ss = append(ss, msgSpec{Body: fmt.Sprintf("txc-unknown-%d", i), Tags: "TagTx", Keys: fmt.Sprintf("key-u%d", i),
+			Props: map[string]string{"idx": fmt.Sprint(i)}})
+	}
+	res, err := javaConsume(ctx, env, consumeReq{Topic: topic, Group: "CONF_BROKER_TXCHECK_CG", Prefix: "txc", Count: 4,
+		Produce: ss, ProduceMode: "transaction", Quiet: 3 * time.Second, Wait: 45 * time.Second})
+	if err != nil {
+		return err
+	}
+	var states []string
+	for _, s := range res.Sent {
+		states = append(states, s.Body+"="+s.LocalState)
+	}
+	sort.Strings(states)
+	env.Observe("local states", strings.Join(states, " "))
+	if !res.Complete {
+		return fmt.Errorf("the consumer got %d messages, not the 4 committed", len(res.Messages))
+	}
+	seen := map[string]int{}
+	var bodies []string
+	for _, m := range res.Messages {
+		if strings.Contains(m.Body, "rollback") {
+			return fmt.Errorf("rolled-back message %s was delivered", m.Body)
+		}
+		seen[m.Body]++
+		if seen[m.Body] == 1 {
+			bodies = append(bodies, fmt.Sprintf("%s tags=%s keys=%s props=%v", m.Body, m.Tags, m.Keys, m.Props))
+		}
+	}
+	for b, n := range seen {
+		if n > 1 {
+			return fmt.Errorf("%s delivered %d times", b, n)
+		}
+	}
+	sort.Strings(bodies)
+	env.Observe("delivered", strings.Join(bodies, "\n"))
 	return nil
 }

@@ -241,6 +241,7 @@ final class BrokerMessaging {
     static Map<String, Object> consume(JSONObject req) throws Exception {
         BrokerGroup g = new BrokerGroup(req);
         Map<String, Object> out = new LinkedHashMap<>();
+        DefaultMQProducer txProducer = null; // stays up to answer the broker's transaction checks
         try {
             g.start(req.getIntValue("consumers") <= 0 ? 1 : req.getIntValue("consumers"));
             JSONObject prod = req.getJSONObject("produce");
@@ -256,13 +257,20 @@ final class BrokerMessaging {
                     out.put("sent", produceWith(p, g.topic, prod.getString("mode"),
                         BrokerOps.objects(prod.getJSONArray("messages"))));
                 } finally {
-                    p.shutdown();
+                    if (p instanceof TransactionMQProducer) {
+                        txProducer = p;
+                    } else {
+                        p.shutdown();
+                    }
                 }
             }
             out.put("complete", g.awaitCount(req.getString("prefix"), req.getIntValue("count"),
                 req.getLongValue("timeoutMs"), -1));
             g.quiet(req.getLongValue("quietMs"));
         } finally {
+            if (txProducer != null) {
+                txProducer.shutdown();
+            }
             g.shutdown();
         }
         out.put("violations", g.violations());
