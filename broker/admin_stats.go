@@ -103,6 +103,17 @@ func writeQueueStats(w *fastjson.Writer, rows []queueStat) {
 	w.EndObject()
 }
 
+// writeConsumeStats writes a ConsumeStats: consumeTps (Sputnik keeps no
+// get statistics: 0.0) and the offset table.
+func writeConsumeStats(w *fastjson.Writer, rows []queueStat) {
+	w.BeginObject()
+	w.Key("consumeTps")
+	w.Float64(0)
+	w.Key("offsetTable")
+	writeQueueStats(w, rows)
+	w.EndObject()
+}
+
 func writeMQ(w *fastjson.Writer, mq body.MessageQueue) {
 	w.BeginObject()
 	w.Key("brokerName")
@@ -163,12 +174,7 @@ func (h *statsAdmin) consumeStats(_ context.Context, _ *remoting.Conn, req *wire
 		}
 	}
 	w := fastjson.NewWriter(fastjson.Compact)
-	w.BeginObject()
-	w.Key("consumeTps")
-	w.Float64(0)
-	w.Key("offsetTable")
-	writeQueueStats(w, rows)
-	w.EndObject()
+	writeConsumeStats(w, rows)
 	resp := success(req)
 	resp.Body = w.Bytes()
 	return resp, w.Err()
@@ -236,12 +242,7 @@ func (h *statsAdmin) brokerConsumeStats(_ context.Context, _ *remoting.Conn, req
 			for _, r := range rows {
 				total += r.values[0] - r.values[1]
 			}
-			w.BeginObject()
-			w.Key("consumeTps")
-			w.Float64(0)
-			w.Key("offsetTable")
-			writeQueueStats(w, rows)
-			w.EndObject()
+			writeConsumeStats(w, rows)
 		}
 		w.EndArray()
 		w.EndObject()

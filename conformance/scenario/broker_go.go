@@ -212,15 +212,9 @@ func goSendAsync(ctx context.Context, p goSender, topic string, ss []msgSpec) ([
 // from first offset, subscription expr or all) until count distinct
 // bodies with prefix arrived or wait passed; it returns every delivery.
 func goConsumeMsgs(ctx context.Context, env *Env, topic, group, expr, prefix string, count int, wait time.Duration) ([]recvMsg, error) {
-	c, err := consumer.NewPushConsumer(
-		consumer.WithNameServer(primitive.NamesrvAddr{env.Namesrv}),
-		consumer.WithGroupName(group),
-		consumer.WithInstance(goInstance("consumer")),
-		consumer.WithConsumerModel(consumer.Clustering),
-		consumer.WithConsumeFromWhere(consumer.ConsumeFromFirstOffset),
-	)
+	c, err := newGoPushConsumer(env, group)
 	if err != nil {
-		return nil, fmt.Errorf("client-go NewPushConsumer: %w", err)
+		return nil, err
 	}
 	col := &goCollector{prefix: prefix + "-", count: count, seen: map[string]bool{}, done: make(chan struct{})}
 	sel := consumer.MessageSelector{}

@@ -103,15 +103,9 @@ func brokerGoResetOffset(ctx context.Context, env *Env) error {
 // topic (from the first offset) and returns a counter of the deliveries
 // of bodies with prefix, redeliveries included.
 func startCountingConsumer(env *Env, topic, group, prefix string) (rocketmq.PushConsumer, func() int, error) {
-	c, err := consumer.NewPushConsumer(
-		consumer.WithNameServer(primitive.NamesrvAddr{env.Namesrv}),
-		consumer.WithGroupName(group),
-		consumer.WithInstance(goInstance("consumer")),
-		consumer.WithConsumerModel(consumer.Clustering),
-		consumer.WithConsumeFromWhere(consumer.ConsumeFromFirstOffset),
-	)
+	c, err := newGoPushConsumer(env, group)
 	if err != nil {
-		return nil, nil, fmt.Errorf("client-go NewPushConsumer: %w", err)
+		return nil, nil, err
 	}
 	var mu sync.Mutex
 	count := 0
@@ -194,8 +188,12 @@ func (l *goTxListener) ExecuteLocalTransaction(m *primitive.Message) primitive.L
 	case strings.Contains(body, "-rollback-"):
 		return primitive.RollbackMessageState
 	}
-	return primitive.UnknowState
+	return goTxUnknown
 }
+
+// goTxUnknown is the unknown local state, spelled UnknowState in client-go
+// v2.1.2 and UnkonwnState in newer ones: the value after rollback in both.
+const goTxUnknown = primitive.RollbackMessageState + 1
 
 func (l *goTxListener) CheckLocalTransaction(m *primitive.MessageExt) primitive.LocalTransactionState {
 	l.mu.Lock()

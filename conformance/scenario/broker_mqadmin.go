@@ -91,31 +91,12 @@ func brokerStoreOps(ctx context.Context, env *Env) error {
 		{"cleanUnusedTopic", "-n", env.Namesrv, "-b", addr},
 		{"deleteExpiredCommitLog", "-n", env.Namesrv, "-b", addr},
 	}
-	var res struct {
-		Consumed bool `json:"consumed"`
-		Outputs  []struct {
-			Out string `json:"out"`
-			Err string `json:"err"`
-		} `json:"outputs"`
-	}
-	err := env.Java.BrokerOp(ctx, map[string]any{"op": "mqadminLive", "ns": env.Namesrv, "topic": topic,
-		"producerGroup": pg, "consumerGroup": cg, "prefix": "store", "count": 8,
-		"timeoutMs": brokerConsumeWait.Milliseconds(), "commands": cmds}, &res, brokerConsumeWait+brokerOpSlack)
+	outs, _, err := runMQAdminLive(ctx, env, mqadminLive{topic: topic, pg: pg, cg: cg, prefix: "store"}, cmds)
 	if err != nil {
 		return err
 	}
-	if !res.Consumed {
-		return fmt.Errorf("the live consumer did not get the 8 messages")
-	}
-	if len(res.Outputs) != len(cmds) {
-		return fmt.Errorf("%d mqadmin outputs, want %d", len(res.Outputs), len(cmds))
-	}
-	for i, o := range res.Outputs {
-		env.Log.Printf("mqadmin %s\n--- out\n%s--- err\n%s", cmds[i][0], o.Out, o.Err)
-		if javaclient.MQAdminFailed(o.Out, o.Err) {
-			return fmt.Errorf("mqadmin %s failed: %s", cmds[i][0], firstLines(o.Out+o.Err, 4))
-		}
-		text := maskAdmin(env, adminPhysicOffsetRE.ReplaceAllString(o.Out, "physicOffset=<offset>"))
+	for i, out := range outs {
+		text := maskAdmin(env, adminPhysicOffsetRE.ReplaceAllString(out, "physicOffset=<offset>"))
 		if cmds[i][0] == "brokerConsumeStats" {
 			text = linesWith(text, "#Topic", topic)
 		}
@@ -158,6 +139,32 @@ func brokerConsumerOps(ctx context.Context, env *Env) error {
 		{"skipAccumulatedMessage", "-n", env.Namesrv, "-g", cg, "-t", topic},
 		{"resetOffsetByTime", "-n", env.Namesrv, "-g", cg, "-t", topic, "-s", "0"},
 	}
+	outs, redelivered, err := runMQAdminLive(ctx, env, mqadminLive{topic: topic, pg: pg, cg: cg, prefix: "ops", redeliver: true}, cmds)
+	if err != nil {
+		return err
+	}
+	for i, out := range outs {
+		env.Observe(cmds[i][0], maskAdmin(env, out))
+	}
+	if !redelivered {
+		return fmt.Errorf("after resetOffsetByTime -s 0 the consumer did not get the 8 messages again")
+	}
+	return nil
+}
+
+// mqadminLive says whom the mqadminLive op connects: a Java producer of
+// pg sends 8 messages prefix-0… to topic, a push consumer of cg consumes
+// them, and both stay connected while the commands run; with redeliver the
+// op then waits for the consumer to get the 8 a second time.
+type mqadminLive struct {
+	topic, pg, cg, prefix string
+	redeliver             bool
+}
+
+// runMQAdminLive runs the commands with l's clients live and returns each
+// one's standard output (all are logged); a command that failed fails the
+// scenario.
+func runMQAdminLive(ctx context.Context, env *Env, l mqadminLive, cmds [][]string) (outs []string, redelivered bool, err error) {
 	var res struct {
 		Consumed    bool `json:"consumed"`
 		Redelivered bool `json:"redelivered"`
@@ -166,29 +173,30 @@ func brokerConsumerOps(ctx context.Context, env *Env) error {
 			Err string `json:"err"`
 		} `json:"outputs"`
 	}
-	err := env.Java.BrokerOp(ctx, map[string]any{"op": "mqadminLive", "ns": env.Namesrv, "topic": topic,
-		"producerGroup": pg, "consumerGroup": cg, "prefix": "ops", "count": 8, "redeliver": true,
-		"timeoutMs": brokerConsumeWait.Milliseconds(), "commands": cmds}, &res, 2*brokerConsumeWait+brokerOpSlack)
+	wait := brokerConsumeWait + brokerOpSlack
+	if l.redeliver {
+		wait += brokerConsumeWait
+	}
+	err = env.Java.BrokerOp(ctx, map[string]any{"op": "mqadminLive", "ns": env.Namesrv, "topic": l.topic,
+		"producerGroup": l.pg, "consumerGroup": l.cg, "prefix": l.prefix, "count": 8, "redeliver": l.redeliver,
+		"timeoutMs": brokerConsumeWait.Milliseconds(), "commands": cmds}, &res, wait)
 	if err != nil {
-		return err
+		return nil, false, err
 	}
 	if !res.Consumed {
-		return fmt.Errorf("the live consumer did not get the 8 messages")
+		return nil, false, fmt.Errorf("the live consumer did not get the 8 messages")
 	}
 	if len(res.Outputs) != len(cmds) {
-		return fmt.Errorf("%d mqadmin outputs, want %d", len(res.Outputs), len(cmds))
+		return nil, false, fmt.Errorf("%d mqadmin outputs, want %d", len(res.Outputs), len(cmds))
 	}
 	for i, o := range res.Outputs {
 		env.Log.Printf("mqadmin %s\n--- out\n%s--- err\n%s", cmds[i][0], o.Out, o.Err)
 		if javaclient.MQAdminFailed(o.Out, o.Err) {
-			return fmt.Errorf("mqadmin %s failed: %s", cmds[i][0], firstLines(o.Out+o.Err, 4))
+			return nil, false, fmt.Errorf("mqadmin %s failed: %s", cmds[i][0], firstLines(o.Out+o.Err, 4))
 		}
-		env.Observe(cmds[i][0], maskAdmin(env, o.Out))
+		outs = append(outs, o.Out)
 	}
-	if !res.Redelivered {
-		return fmt.Errorf("after resetOffsetByTime -s 0 the consumer did not get the 8 messages again")
-	}
-	return nil
+	return outs, res.Redelivered, nil
 }
 
 // mqadminArgs is the command line of cmd for the scenario's topic and groups.
@@ -213,32 +221,12 @@ func brokerMQAdmin(ctx context.Context, env *Env, cmd string) error {
 	if err := createTopic(ctx, env, topic, 4, 6); err != nil {
 		return err
 	}
-	var res struct {
-		Consumed bool `json:"consumed"`
-		Outputs  []struct {
-			Out string `json:"out"`
-			Err string `json:"err"`
-		} `json:"outputs"`
-	}
-	err := env.Java.BrokerOp(ctx, map[string]any{"op": "mqadminLive", "ns": env.Namesrv, "topic": topic,
-		"producerGroup": pg, "consumerGroup": cg, "prefix": "admin", "count": 8,
-		"timeoutMs": brokerConsumeWait.Milliseconds(),
-		"commands":  [][]string{mqadminArgs(env, cmd, topic, pg, cg)}}, &res, brokerConsumeWait+brokerOpSlack)
+	outs, _, err := runMQAdminLive(ctx, env, mqadminLive{topic: topic, pg: pg, cg: cg, prefix: "admin"},
+		[][]string{mqadminArgs(env, cmd, topic, pg, cg)})
 	if err != nil {
 		return err
 	}
-	if !res.Consumed {
-		return fmt.Errorf("the live consumer did not get the 8 messages")
-	}
-	if len(res.Outputs) != 1 {
-		return fmt.Errorf("%d mqadmin outputs, want 1", len(res.Outputs))
-	}
-	out, errOut := res.Outputs[0].Out, res.Outputs[0].Err
-	env.Log.Printf("mqadmin %s\n--- out\n%s--- err\n%s", cmd, out, errOut)
-	if javaclient.MQAdminFailed(out, errOut) {
-		return fmt.Errorf("mqadmin %s failed: %s", cmd, firstLines(out+errOut, 4))
-	}
-	text := maskAdmin(env, out)
+	text := maskAdmin(env, outs[0])
 	switch cmd {
 	case "brokerStatus":
 		text = brokerStatusKeys(text)

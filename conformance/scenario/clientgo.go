@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	rocketmq "github.com/apache/rocketmq-client-go/v2"
 	"github.com/apache/rocketmq-client-go/v2/consumer"
 	"github.com/apache/rocketmq-client-go/v2/primitive"
 	"github.com/apache/rocketmq-client-go/v2/producer"
@@ -82,11 +83,9 @@ func goSend(ctx context.Context, env *Env, topic, prefix string, n int) ([]strin
 	return brokers, nil
 }
 
-// goConsume runs a fresh client-go push consumer of group (clustering,
-// consume from first offset) on topic until n distinct bodies with prefix
-// arrived or wait passed. It returns body → broker of what arrived and an
-// error when some are missing.
-func goConsume(ctx context.Context, env *Env, topic, group, prefix string, n int, wait time.Duration) (map[string]string, error) {
+// newGoPushConsumer is a client-go push consumer of group: clustering,
+// from the first offset.
+func newGoPushConsumer(env *Env, group string) (rocketmq.PushConsumer, error) {
 	c, err := consumer.NewPushConsumer(
 		consumer.WithNameServer(primitive.NamesrvAddr{env.Namesrv}),
 		consumer.WithGroupName(group),
@@ -96,6 +95,18 @@ func goConsume(ctx context.Context, env *Env, topic, group, prefix string, n int
 	)
 	if err != nil {
 		return nil, fmt.Errorf("client-go NewPushConsumer: %w", err)
+	}
+	return c, nil
+}
+
+// goConsume runs a fresh client-go push consumer of group (clustering,
+// consume from first offset) on topic until n distinct bodies with prefix
+// arrived or wait passed. It returns body → broker of what arrived and an
+// error when some are missing.
+func goConsume(ctx context.Context, env *Env, topic, group, prefix string, n int, wait time.Duration) (map[string]string, error) {
+	c, err := newGoPushConsumer(env, group)
+	if err != nil {
+		return nil, err
 	}
 	var (
 		mu   sync.Mutex
