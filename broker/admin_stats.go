@@ -66,6 +66,7 @@ func (h *statsAdmin) register(t handlerTable) {
 	t.Add(protocol.ReqGetBrokerRuntimeInfo, h.runtimeInfo)
 	t.Add(protocol.ReqGetBrokerConsumeStats, h.brokerConsumeStats)
 	t.Add(protocol.ReqQueryConsumeQueue, h.queryConsumeQueue)
+	t.Add(protocol.ReqQueryConsumeTimeSpan, h.consumeTimeSpan)
 }
 
 // queueStat is one queue's row of TopicStatsTable (TopicOffset) or

@@ -328,6 +328,9 @@ func (b *Broker) registerHandlers() {
 		Log:                  b.log.WithField("component", "clients"),
 	}
 	b.addProcessor(workers(bc.SendMessageThreadPoolNums), bc.SendThreadPoolQueueCapacity, send.register)
+	b.addProcessor(workers(bc.ProcessReplyMessageThreadPoolNums), bc.ReplyThreadPoolQueueCapacity, (&replyHandlers{send: send,
+		producers: b.producers, clients: connCaller{}, storeReply: func() bool { return bc.StoreReplyMessageEnable },
+		log: b.log.WithField("component", "reply")}).register)
 	b.addProcessor(workers(bc.PullMessageThreadPoolNums), bc.PullThreadPoolQueueCapacity, pull.register, pull.servedFromMemory)
 	b.addProcessor(workers(bc.ConsumerManageThreadPoolNums), bc.ConsumerManagerThreadPoolQueueCapacity,
 		(&offsetHandlers{store: b.store, offsets: b.offsets}).register)
@@ -422,6 +425,7 @@ func clientRegistrations(h *clients.Handlers) func(handlerTable) {
 		t.Add(protocol.ReqUnlockBatchMq, wrap(h.UnlockBatchMQ))
 		t.Add(protocol.ReqGetConsumerConnectionList, wrap(h.GetConsumerConnectionList))
 		t.Add(protocol.ReqGetProducerConnectionList, wrap(h.GetProducerConnectionList))
+		t.Add(protocol.ReqGetAllProducerInfo, wrap(h.GetAllProducerInfo))
 	}
 }
 

@@ -75,7 +75,7 @@ func (h *sendHandlers) register(t handlerTable) {
 // parseRequestHeader / createSendMessageRequestHeaderV1).
 func sendHeader(req *wire.Command) (protocol.SendMessageRequestHeader, error) {
 	var h protocol.SendMessageRequestHeader
-	if protocol.RequestCode(req.Code) == protocol.ReqSendMessage {
+	if code := protocol.RequestCode(req.Code); code == protocol.ReqSendMessage || code == protocol.ReqSendReplyMessage {
 		return h, h.DecodeFrom(req)
 	}
 	var v2 protocol.SendMessageRequestHeaderV2

@@ -150,3 +150,59 @@ func PutAllOrder(keys []string) []int {
 	}
 	return out
 }
+
+// ProducerInfo is org.apache.rocketmq.common.protocol.body.ProducerInfo,
+// one producer channel of GET_ALL_PRODUCER_INFO (mqadmin producer).
+// Language is the LanguageCode name ("" for an unknown one: left out).
+type ProducerInfo struct {
+	ClientID            string
+	RemoteIP            string // "/ip:port" (InetSocketAddress.toString)
+	Language            string
+	Version             int32
+	LastUpdateTimestamp int64
+}
+
+// ProducerGroupInfos is one group's producers, in channel order.
+type ProducerGroupInfos struct {
+	Group     string
+	Producers []ProducerInfo
+}
+
+// EncodeProducerTableInfo is ProducerTableInfo.encode():
+// {"data":{"group":[{"clientId":…,"language":"JAVA","lastUpdateTimestamp":…,"remoteIP":…,"version":409}]}},
+// the groups in the HashMap's order.
+func EncodeProducerTableInfo(groups []ProducerGroupInfos) []byte {
+	m := jhash.NewMap[string, []ProducerInfo](jhash.String, -1)
+	for _, g := range groups {
+		m.Put(g.Group, g.Producers)
+	}
+	return encodeCompact(func(w *fastjson.Writer) {
+		w.BeginObject()
+		w.Key("data")
+		w.BeginObject()
+		m.Range(func(group string, ps []ProducerInfo) bool {
+			w.Key(group)
+			w.BeginArray()
+			for _, p := range ps {
+				w.BeginObject()
+				w.Key("clientId")
+				w.String(p.ClientID)
+				if p.Language != "" {
+					w.Key("language")
+					w.String(p.Language)
+				}
+				w.Key("lastUpdateTimestamp")
+				w.Int64(p.LastUpdateTimestamp)
+				w.Key("remoteIP")
+				w.String(p.RemoteIP)
+				w.Key("version")
+				w.Int(int(p.Version))
+				w.EndObject()
+			}
+			w.EndArray()
+			return true
+		})
+		w.EndObject()
+		w.EndObject()
+	})
+}

@@ -84,3 +84,26 @@ func (h *Handlers) GetProducerConnectionList(_ Channel, req *wire.Command) (*wir
 	resp.Body = pc.Encode()
 	return resp, nil
 }
+
+// GetAllProducerInfo is getAllProducerInfo (ProducerManager.getProducerTable):
+// every producer group with its channels.
+func (h *Handlers) GetAllProducerInfo(_ Channel, req *wire.Command) (*wire.Command, error) {
+	var groups []body.ProducerGroupInfos
+	for _, g := range h.Producers.Groups() {
+		infos, _ := h.Producers.Connections(g)
+		if len(infos) == 0 {
+			continue // Java builds entries from channels: an empty group has none
+		}
+		pg := body.ProducerGroupInfos{Group: g}
+		for _, info := range infos {
+			c := connectionOf(info)
+			// Java writes channel.remoteAddress().toString(): "/ip:port"
+			pg.Producers = append(pg.Producers, body.ProducerInfo{ClientID: info.ClientID, RemoteIP: "/" + c.ClientAddr.S,
+				Language: c.Language, Version: info.Version, LastUpdateTimestamp: info.LastUpdate})
+		}
+		groups = append(groups, pg)
+	}
+	resp := success(req)
+	resp.Body = body.EncodeProducerTableInfo(groups)
+	return resp, nil
+}

@@ -129,3 +129,49 @@ func brokerTxCheck(ctx context.Context, env *Env) error {
 	env.Observe("delivered", strings.Join(bodies, "\n"))
 	return nil
 }
+
+func init() {
+	Register(&Scenario{
+		Name: "broker/reply/requestReply",
+		Doc: "Java request/reply: DefaultMQProducer.request gets the reply a consumer sends with MessageUtil.createReplyMessage " +
+			"(SEND_REPLY_MESSAGE_V2, pushed back as PUSH_REPLY_MESSAGE_TO_CLIENT)",
+		Tags:    tags("javaclient"),
+		Timeout: brokerScenarioLimit,
+		Run:     brokerRequestReply,
+	})
+}
+
+func brokerRequestReply(ctx context.Context, env *Env) error {
+	const topic = "BrokerRequestReply"
+	if err := createTopic(ctx, env, topic, 4, 6); err != nil {
+		return err
+	}
+	var res struct {
+		Replies []struct {
+			Request  string   `json:"request"`
+			Reply    string   `json:"reply"`
+			PropKeys []string `json:"propKeys"`
+		} `json:"replies"`
+		Errors []string `json:"errors"`
+	}
+	err := env.Java.BrokerOp(ctx, map[string]any{"op": "requestReply", "ns": env.Namesrv, "topic": topic,
+		"group": "CONF_BROKER_REPLY", "count": 4, "timeoutMs": 15000}, &res, brokerConsumeWait+brokerOpSlack+time.Minute)
+	if err != nil {
+		return err
+	}
+	if len(res.Errors) > 0 {
+		return fmt.Errorf("requests failed: %s", strings.Join(res.Errors, "; "))
+	}
+	var lines []string
+	for _, r := range res.Replies {
+		if r.Reply != "reply to "+r.Request {
+			return fmt.Errorf("request %s got reply %q", r.Request, r.Reply)
+		}
+		lines = append(lines, r.Request+" -> "+r.Reply+" "+strings.Join(r.PropKeys, ","))
+	}
+	if len(lines) != 4 {
+		return fmt.Errorf("%d replies, want 4", len(lines))
+	}
+	env.Observe("replies", strings.Join(lines, "\n"))
+	return nil
+}

@@ -25,6 +25,11 @@ import com.alibaba.fastjson.JSON;
 import org.apache.rocketmq.common.protocol.body.GetConsumerStatusBody;
 import org.apache.rocketmq.common.protocol.body.GroupList;
 import org.apache.rocketmq.common.protocol.body.KVTable;
+import org.apache.rocketmq.common.protocol.body.ProducerInfo;
+import org.apache.rocketmq.common.protocol.body.ProducerTableInfo;
+import org.apache.rocketmq.common.protocol.body.QueryConsumeTimeSpanBody;
+import org.apache.rocketmq.common.protocol.body.QueueTimeSpan;
+import org.apache.rocketmq.remoting.protocol.LanguageCode;
 import org.apache.rocketmq.common.protocol.body.ResetOffsetBody;
 import org.apache.rocketmq.common.protocol.body.ResetOffsetBodyForC;
 import org.apache.rocketmq.common.subscription.SubscriptionGroupConfig;
@@ -55,6 +60,10 @@ import org.apache.rocketmq.remoting.protocol.RemotingSerializable;
  *   extunit     TAGS TIME BITMAPHEX|-            JSON.toJSONString(new CqExtUnit(..)) and, tab
  *                                                separated, BitsArray.create(bitmap).toString()
  *                                                with line breaks as \n
+ *   timespan    BROKER TOPIC:Q:MIN:MAX:CONSUME:DELAY ...
+ *                                                QueryConsumeTimeSpanBody.encode()
+ *   producers   G=GROUP | CLIENTID,IP:PORT,LANG,VERSION,TS ...
+ *                                                ProducerTableInfo.encode() (HashMap of lists)
  *   group       JSON                             RemotingSerializable.decode(JSON,
  *                                                SubscriptionGroupConfig) written back with
  *                                                toJson(), "null", or "ERROR class"
@@ -193,6 +202,36 @@ public final class AdminBodies {
                 ConsumeQueueExt.CqExtUnit u = new ConsumeQueueExt.CqExtUnit(Long.parseLong(f[1]), Long.parseLong(f[2]), bits);
                 String json = JSON.toJSONString(u);
                 return bits == null ? json : json + "\t" + BitsArray.create(bits).toString().replace("\n", "\\n");
+            }
+            case "timespan": {
+                List<QueueTimeSpan> spans = new ArrayList<>();
+                for (int i = 2; i < f.length; i++) {
+                    String[] p = f[i].split(":");
+                    QueueTimeSpan t = new QueueTimeSpan();
+                    t.setMessageQueue(new MessageQueue(p[0], f[1], Integer.parseInt(p[1])));
+                    t.setMinTimeStamp(Long.parseLong(p[2]));
+                    t.setMaxTimeStamp(Long.parseLong(p[3]));
+                    t.setConsumeTimeStamp(Long.parseLong(p[4]));
+                    t.setDelayTime(Long.parseLong(p[5]));
+                    spans.add(t);
+                }
+                QueryConsumeTimeSpanBody b = new QueryConsumeTimeSpanBody();
+                b.setConsumeTimeSpanSet(spans);
+                return new String(b.encode(), StandardCharsets.UTF_8);
+            }
+            case "producers": {
+                Map<String, List<ProducerInfo>> data = new HashMap<>();
+                List<ProducerInfo> cur = null;
+                for (int i = 1; i < f.length; i++) {
+                    if (f[i].startsWith("G=")) {
+                        cur = new ArrayList<>();
+                        data.put(f[i].substring(2), cur);
+                        continue;
+                    }
+                    String[] p = f[i].split(",");
+                    cur.add(new ProducerInfo(p[0], p[1], LanguageCode.valueOf(p[2]), Integer.parseInt(p[3]), Long.parseLong(p[4])));
+                }
+                return new String(new ProducerTableInfo(data).encode(), StandardCharsets.UTF_8);
             }
             case "group": {
                 SubscriptionGroupConfig c = RemotingSerializable.decode(f[1].getBytes(StandardCharsets.UTF_8),

@@ -78,6 +78,8 @@ public final class BrokerOps {
                 return BrokerStories.pull(req);
             case "mqadminLive":
                 return BrokerStories.mqadminLive(req);
+            case "requestReply":
+                return BrokerStories.requestReply(req);
             default:
                 throw new IllegalArgumentException("unknown op " + op);
         }

@@ -17,7 +17,12 @@ import org.apache.rocketmq.client.consumer.PullStatus;
 import org.apache.rocketmq.client.impl.CommunicationMode;
 import org.apache.rocketmq.client.impl.consumer.PullResultExt;
 import org.apache.rocketmq.client.impl.factory.MQClientInstance;
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
+import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.utils.MessageUtil;
+import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.filter.ExpressionType;
 import org.apache.rocketmq.common.message.MessageDecoder;
@@ -238,6 +243,66 @@ final class BrokerStories {
         } finally {
             p.shutdown();
             g.shutdown();
+        }
+        return out;
+    }
+
+    /**
+     * requestReply {ns, topic, group, count, timeoutMs}: a push consumer of group answers every
+     * request on topic with MessageUtil.createReplyMessage("reply to " + body), sent by a producer of
+     * its own; a requester sends count requests "req-i" with DefaultMQProducer.request and waits
+     * for each reply: {replies: [{request, reply, propKeys}], errors: [...]}.
+     */
+    static Map<String, Object> requestReply(JSONObject req) throws Exception {
+        String ns = req.getString("ns");
+        String topic = req.getString("topic");
+        long timeout = req.getLongValue("timeoutMs");
+        Map<String, Object> out = new LinkedHashMap<>();
+        DefaultMQProducer replier = BrokerMessaging.startProducer(ns, req.getString("group") + "_REPLIER");
+        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(req.getString("group"));
+        DefaultMQProducer requester = null;
+        try {
+            consumer.setNamesrvAddr(ns);
+            consumer.setInstanceName(BrokerMessaging.instanceName("replier"));
+            consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+            consumer.subscribe(topic, "*");
+            consumer.registerMessageListener((MessageListenerConcurrently) (msgs, ctx) -> {
+                for (MessageExt m : msgs) {
+                    try {
+                        String body = new String(m.getBody(), StandardCharsets.UTF_8);
+                        Message reply = MessageUtil.createReplyMessage(m, ("reply to " + body).getBytes(StandardCharsets.UTF_8));
+                        replier.send(reply);
+                    } catch (Exception e) {
+                        return ConsumeConcurrentlyStatus.RECONSUME_LATER;
+                    }
+                }
+                return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+            });
+            consumer.start();
+            requester = BrokerMessaging.startProducer(ns, req.getString("group") + "_REQUESTER");
+            List<Map<String, Object>> replies = new ArrayList<>();
+            List<String> errors = new ArrayList<>();
+            for (int i = 0; i < req.getIntValue("count"); i++) {
+                String body = "req-" + i;
+                try {
+                    Message r = requester.request(new Message(topic, body.getBytes(StandardCharsets.UTF_8)), timeout);
+                    Map<String, Object> e = new LinkedHashMap<>();
+                    e.put("request", body);
+                    e.put("reply", new String(r.getBody(), StandardCharsets.UTF_8));
+                    e.put("propKeys", new TreeMap<>(r.getProperties()).keySet());
+                    replies.add(e);
+                } catch (Exception e) {
+                    errors.add(body + ": " + e);
+                }
+            }
+            out.put("replies", replies);
+            out.put("errors", errors);
+        } finally {
+            if (requester != null) {
+                requester.shutdown();
+            }
+            consumer.shutdown();
+            replier.shutdown();
         }
         return out;
     }
