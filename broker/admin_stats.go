@@ -19,12 +19,17 @@ package broker
 // prepareRuntimeInfo with DefaultMessageStore.getRuntimeInfo and
 // StoreStatsService.getRuntimeInfo.
 //
-// Sputnik keeps no per-group get statistics, so consumeTps is always 0.0;
-// the runtime keys of statistics it does not keep carry Java's values for
-// a broker that has done nothing (see runtimeInfo.table).
+// consumeTps is the group's pull rate over the last minute
+// (broker/stats, BrokerStatsManager.tpsGroupGetNums). The runtime keys of
+// store statistics Sputnik does not keep carry Java's values for a broker
+// that has done nothing (see runtimeInfo.table).
+//
+//	VIEW_BROKER_STATS_DATA (315)      BrokerStatsData of one stats item: minute,
+//	                                  hour and day sum, TPS and average (statsAll)
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/big"
 	"strconv"
@@ -36,6 +41,7 @@ import (
 	"github.com/sputnikmq/sputnik/broker/brokerconfig"
 	"github.com/sputnikmq/sputnik/broker/clients"
 	"github.com/sputnikmq/sputnik/broker/offsets"
+	"github.com/sputnikmq/sputnik/broker/stats"
 	"github.com/sputnikmq/sputnik/broker/topics"
 	"github.com/sputnikmq/sputnik/compat/fastjson"
 	"github.com/sputnikmq/sputnik/compat/javalang"
@@ -56,6 +62,7 @@ type statsAdmin struct {
 	groups     func() []config.SubscriptionGroupConfig
 	brokerName string
 	brokerAddr func() string // brokerIP1:listenPort
+	stats      *stats.Manager
 	runtime    runtimeInfo
 }
 
@@ -67,6 +74,7 @@ func (h *statsAdmin) register(t handlerTable) {
 	t.Add(protocol.ReqGetBrokerConsumeStats, h.brokerConsumeStats)
 	t.Add(protocol.ReqQueryConsumeQueue, h.queryConsumeQueue)
 	t.Add(protocol.ReqQueryConsumeTimeSpan, h.consumeTimeSpan)
+	t.Add(protocol.ReqViewBrokerStatsData, h.viewStatsData)
 }
 
 // queueStat is one queue's row of TopicStatsTable (TopicOffset) or
@@ -104,12 +112,61 @@ func writeQueueStats(w *fastjson.Writer, rows []queueStat) {
 	w.EndObject()
 }
 
-// writeConsumeStats writes a ConsumeStats: consumeTps (Sputnik keeps no
-// get statistics: 0.0) and the offset table.
-func writeConsumeStats(w *fastjson.Writer, rows []queueStat) {
+// viewStatsData is ViewBrokerStatsData: the minute, hour and day figures
+// of one stats item, SYSTEM_ERROR when nothing was counted under the key.
+func (h *statsAdmin) viewStatsData(_ context.Context, _ *remoting.Conn, req *wire.Command) (*wire.Command, error) {
+	var hdr protocol.ViewBrokerStatsDataRequestHeader
+	if err := hdr.DecodeFrom(req); err != nil {
+		return nil, err
+	}
+	var it *stats.Item
+	if h.stats != nil {
+		var known bool
+		if it, known = h.stats.Item(hdr.StatsName, hdr.StatsKey); !known {
+			// Java: statsTable.get(name) is null and getStatsItem throws
+			return nil, fmt.Errorf("broker: no stats named %q", hdr.StatsName)
+		}
+	}
+	if it == nil {
+		return wire.NewResponse(req, int32(protocol.RespSystemError),
+			fmt.Sprintf("The stats <%s> <%s> not exist", hdr.StatsName, hdr.StatsKey)), nil
+	}
+	w := fastjson.NewWriter(fastjson.Compact)
+	w.BeginObject()
+	for _, p := range []struct {
+		name string
+		s    stats.Snapshot
+	}{{"statsDay", it.Day()}, {"statsHour", it.Hour()}, {"statsMinute", it.Minute()}} {
+		w.Key(p.name)
+		w.BeginObject()
+		w.Key("avgpt")
+		w.Float64(p.s.AvgPT)
+		w.Key("sum")
+		w.Int64(p.s.Sum)
+		w.Key("tps")
+		w.Float64(p.s.TPS)
+		w.EndObject()
+	}
+	w.EndObject()
+	resp := success(req)
+	resp.Body = w.Bytes()
+	return resp, w.Err()
+}
+
+// groupGetTPS is tpsGroupGetNums: the group's pulled messages per second
+// of the topic over the last minute.
+func (h *statsAdmin) groupGetTPS(group, topic string) float64 {
+	if h.stats == nil {
+		return 0
+	}
+	return h.stats.GroupGetTPS(group, topic)
+}
+
+// writeConsumeStats writes a ConsumeStats: consumeTps and the offset table.
+func writeConsumeStats(w *fastjson.Writer, tps float64, rows []queueStat) {
 	w.BeginObject()
 	w.Key("consumeTps")
-	w.Float64(0)
+	w.Float64(tps)
 	w.Key("offsetTable")
 	writeQueueStats(w, rows)
 	w.EndObject()
@@ -169,13 +226,15 @@ func (h *statsAdmin) consumeStats(_ context.Context, _ *remoting.Conn, req *wire
 		topicList = h.offsets.TopicsOf(hdr.ConsumerGroup)
 	}
 	var rows []queueStat
+	tps := 0.0
 	for _, topic := range topicList {
 		if tc, ok := h.consumedTopic(hdr.ConsumerGroup, topic); ok {
 			rows = append(rows, h.consumeRows(hdr.ConsumerGroup, topic, tc.ReadQueueNums)...)
+			tps += h.groupGetTPS(hdr.ConsumerGroup, topic)
 		}
 	}
 	w := fastjson.NewWriter(fastjson.Compact)
-	writeConsumeStats(w, rows)
+	writeConsumeStats(w, tps, rows)
 	resp := success(req)
 	resp.Body = w.Bytes()
 	return resp, w.Err()
@@ -243,7 +302,7 @@ func (h *statsAdmin) brokerConsumeStats(_ context.Context, _ *remoting.Conn, req
 			for _, r := range rows {
 				total += r.values[0] - r.values[1]
 			}
-			writeConsumeStats(w, rows)
+			writeConsumeStats(w, h.groupGetTPS(g.GroupName, topic), rows)
 		}
 		w.EndArray()
 		w.EndObject()

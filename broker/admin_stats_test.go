@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"net/netip"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/sputnikmq/sputnik/broker/clients"
 	"github.com/sputnikmq/sputnik/broker/groups"
 	"github.com/sputnikmq/sputnik/broker/offsets"
+	"github.com/sputnikmq/sputnik/broker/stats"
 	"github.com/sputnikmq/sputnik/broker/topics"
 	"github.com/sputnikmq/sputnik/compat/fastjson"
 	"github.com/sputnikmq/sputnik/compat/oracle"
@@ -440,4 +442,45 @@ func TestBrokerConsumeStatsBody(t *testing.T) {
 		require.Equal(t, want[0], string(resp.Body), "order %v", order)
 		require.Contains(t, string(resp.Body), `"G1":[{`)
 	}
+}
+
+// TestViewBrokerStatsData pins VIEW_BROKER_STATS_DATA to Java's
+// BrokerStatsData for the same figures, and the remark for a key nothing
+// was counted under.
+func TestViewBrokerStatsData(t *testing.T) {
+	e := newAdminEnv(t)
+	clock := time.UnixMilli(1_700_000_000_000)
+	st := stats.New("DefaultCluster", func() time.Time { return clock })
+	h := e.stats()
+	h.stats = st
+	view := handlers(h.register)[protocol.ReqViewBrokerStatsData]
+	req := func(name, key string) *wire.Command {
+		return request(protocol.ReqViewBrokerStatsData, &protocol.ViewBrokerStatsDataRequestHeader{StatsName: name, StatsKey: key})
+	}
+	resp := call(t, view, req(stats.TopicPutNums, "TopicS"))
+	require.Equal(t, int32(protocol.RespSystemError), resp.Code)
+	require.Equal(t, "The stats <TOPIC_PUT_NUMS> <TopicS> not exist", resp.Remark)
+
+	st.TopicPut("TopicS", 3, 300)
+	st.GroupGet("G", "TopicS", 2, 200)
+	clock = clock.Add(10 * time.Second)
+	st.Sample(true, true, true)
+	st.TopicPut("TopicS", 4, 400)
+	clock = clock.Add(10 * time.Second)
+	st.Sample(true, false, false)
+	resp = call(t, view, req(stats.TopicPutNums, "TopicS"))
+	require.Equal(t, int32(protocol.RespSuccess), resp.Code)
+	it, _ := st.Item(stats.TopicPutNums, "TopicS")
+	triple := func(s stats.Snapshot) string {
+		return fmt.Sprintf("%d:%s:%s", s.Sum, strconv.FormatFloat(s.TPS, 'g', -1, 64), strconv.FormatFloat(s.AvgPT, 'g', -1, 64))
+	}
+	java := javaAdminBodies(t, []string{"statsdata\t" + triple(it.Minute()) + "\t" + triple(it.Hour()) + "\t" + triple(it.Day())})
+	require.Equal(t, java[0], string(resp.Body))
+	require.Contains(t, string(resp.Body), `"statsMinute":{"avgpt":3.5,"sum":7,"tps":0.35}`)
+
+	// consumerProgress's Consume TPS is the group's pull rate.
+	e.createTopic(t, "TopicS", 1)
+	e.offsets.Commit("c", "G", "TopicS", 0, 0)
+	resp = call(t, handlers(h.register)[protocol.ReqGetConsumeStats], request(protocol.ReqGetConsumeStats, &protocol.GetConsumeStatsRequestHeader{ConsumerGroup: "G"}))
+	require.Contains(t, string(resp.Body), `"consumeTps":0.1,`) // 2 pulled over the 20 s window
 }

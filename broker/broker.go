@@ -25,6 +25,7 @@ import (
 	"github.com/sputnikmq/sputnik/broker/groups"
 	"github.com/sputnikmq/sputnik/broker/longpoll"
 	"github.com/sputnikmq/sputnik/broker/offsets"
+	"github.com/sputnikmq/sputnik/broker/stats"
 	"github.com/sputnikmq/sputnik/broker/topics"
 	"github.com/sputnikmq/sputnik/remoting"
 	"github.com/sputnikmq/sputnik/remoting/protocol"
@@ -57,6 +58,7 @@ type Broker struct {
 	consumers *clients.ConsumerManager
 	locks     *clients.RebalanceLockManager
 	hold      *longpoll.Holder
+	stats     *stats.Manager
 	server    *remoting.Server
 	vip       *remoting.Server // listenPort-2 (Java's fastRemotingServer)
 	client    *remoting.Client
@@ -127,6 +129,7 @@ func (b *Broker) openManagers() error {
 }
 
 func (b *Broker) openStore() error {
+	b.stats = stats.New(b.cfg.Broker.BrokerClusterName, nil)
 	b.hold = longpoll.NewHolder(func(topic string, q int32) int64 { return b.store.MaxOffsetInQueue(topic, q) })
 	var err error
 	b.store, err = store.Open(b.cfg.Store, store.Options{
@@ -181,6 +184,7 @@ func (b *Broker) Start() error {
 	b.goService(func() { b.reg.run(b.stop, b.registerPeriod()) })
 	b.goService(func() { _ = b.offsets.Run(ctx) })
 	b.goService(func() { b.hold.Run(b.stop, b.checkInterval()) })
+	b.goService(func() { b.stats.Run(b.stop) })
 	hk := &clients.Housekeeping{Producers: b.producers, Consumers: b.consumers}
 	b.goService(func() { hk.Run(ctx) })
 	if b.cfg.Store.BrokerRole != store.Slave {
@@ -299,14 +303,14 @@ func (b *Broker) registerHandlers() {
 	bc := &b.cfg.Broker
 	groupsF := b.groups
 	send := &sendHandlers{
-		store: b.store, topics: b.topics, groups: groupsF, storeHost: b.storeHost(), log: b.log.WithField("component", "send"),
+		store: b.store, topics: b.topics, groups: groupsF, storeHost: b.storeHost(), stats: b.stats, log: b.log.WithField("component", "send"),
 		set: sendSettings{BrokerIP1: bc.BrokerIP1, ClusterName: bc.BrokerClusterName, RegionID: bc.RegionID, TraceOn: bc.TraceOn,
 			BrokerPermission: b.perm.Load, RejectTransactionMessage: bc.RejectTransactionMessage,
 			StartAcceptSendRequestsAt: bc.StartAcceptSendRequestTimeStamp},
 	}
 	pull := &pullHandlers{
 		store: b.store, topics: b.topics, groups: groupsF, consumers: consumersAdapter{b.consumers}, offsets: b.offsets,
-		hold: b.hold, storeHost: b.storeHost(), log: b.log.WithField("component", "pull"),
+		hold: b.hold, storeHost: b.storeHost(), stats: b.stats, log: b.log.WithField("component", "pull"),
 		run: func(f func()) {
 			if err := b.pullPool.Submit(f); err != nil {
 				go f()
@@ -350,10 +354,10 @@ func (b *Broker) registerHandlers() {
 func (b *Broker) registerAdminHandlers(groupsF *groups.Manager) {
 	bc := &b.cfg.Broker
 	b.addProcessor(workers(bc.SendMessageThreadPoolNums), bc.SendThreadPoolQueueCapacity, (&sendBackHandlers{store: b.store, topics: b.topics, groups: groupsF,
-		brokerIP1: bc.BrokerIP1, brokerPermission: b.perm.Load, log: b.log.WithField("component", "sendback")}).register)
+		brokerIP1: bc.BrokerIP1, brokerPermission: b.perm.Load, stats: b.stats, log: b.log.WithField("component", "sendback")}).register)
 	b.addProcessor(workers(bc.QueryMessageThreadPoolNums), bc.QueryThreadPoolQueueCapacity, (&queryHandlers{store: b.store}).register)
 	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&statsAdmin{store: b.store, topics: b.topics, offsets: b.offsets, consumers: b.consumers,
-		groups: b.groups.Groups, brokerName: bc.BrokerName, brokerAddr: b.Addr, runtime: runtimeInfo{BootTime: b.bootMs, Broker: bc}}).register)
+		groups: b.groups.Groups, brokerName: bc.BrokerName, brokerAddr: b.Addr, stats: b.stats, runtime: runtimeInfo{BootTime: b.bootMs, Broker: bc}}).register)
 	b.addProcessor(workers(bc.EndTransactionThreadPoolNums), bc.EndTransactionPoolQueueCapacity, (&txHandlers{store: b.store,
 		slave: b.cfg.Store.BrokerRole == store.Slave, storeHost: b.storeHost(), maxBodySize: b.cfg.Store.MaxMessageSize,
 		log: b.log.WithField("component", "transaction")}).register)

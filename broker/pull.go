@@ -18,6 +18,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/sputnikmq/sputnik/broker/longpoll"
+	"github.com/sputnikmq/sputnik/broker/stats"
 	"github.com/sputnikmq/sputnik/broker/topics"
 	"github.com/sputnikmq/sputnik/compat/fastjson"
 	"github.com/sputnikmq/sputnik/compat/javalang/jhash"
@@ -86,6 +87,7 @@ type pullHandlers struct {
 	hold      *longpoll.Holder
 	set       pullSettings
 	storeHost message.Host
+	stats     *stats.Manager // nil in tests that do not count
 	// run executes a woken pull on the pull pool (Java's pullMessageExecutor).
 	run func(func())
 	log *logrus.Entry
@@ -241,6 +243,9 @@ func (h *pullHandlers) answer(c *remoting.Conn, req, resp *wire.Command, hdr *pr
 	}
 	switch protocol.ResponseCode(resp.Code) {
 	case protocol.RespSuccess:
+		if h.stats != nil {
+			h.stats.GroupGet(hdr.ConsumerGroup, hdr.Topic, res.MessageCount(), res.BufferTotalSize)
+		}
 		rh.EncodeTo(resp)
 		resp.Payload = &getPayload{res: res}
 		return resp

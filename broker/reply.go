@@ -76,6 +76,7 @@ func (h *replyHandlers) reply(ctx context.Context, c *remoting.Conn, req *wire.C
 	if h.storeReply() {
 		r := h.send.store.PutMessage(m)
 		if _, _, ok := putStatusResponse(r.Status, h.send.store.Config()); ok {
+			h.send.countPut(m.Topic, r)
 			rh.MsgId, rh.QueueOffset = message.OffsetMsgID(h.send.storeHost, r.WroteOffset), r.QueueOffset
 			answered = true
 		} else {

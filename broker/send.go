@@ -23,6 +23,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/sputnikmq/sputnik/broker/groups"
+	"github.com/sputnikmq/sputnik/broker/stats"
 	"github.com/sputnikmq/sputnik/broker/topics"
 	"github.com/sputnikmq/sputnik/compat/javalang"
 	"github.com/sputnikmq/sputnik/remoting"
@@ -62,6 +63,7 @@ type sendHandlers struct {
 	groups    groupFinder
 	set       sendSettings
 	storeHost message.Host
+	stats     *stats.Manager // nil in tests that do not count
 	log       *logrus.Entry
 }
 
@@ -199,7 +201,7 @@ func (h *sendHandlers) sendOne(c *remoting.Conn, req, resp *wire.Command, hdr *p
 		m = halfMessage(m)
 	}
 	r, deferred := h.store.PutMessageDeferring(m)
-	return h.answer(c, resp, queueID, r, deferred), nil
+	return h.answer(c, resp, m.Topic, queueID, r, deferred), nil
 }
 
 // sendBatch stores a batch (Java asyncSendBatchMessage).
@@ -220,7 +222,7 @@ func (h *sendHandlers) sendBatch(c *remoting.Conn, req, resp *wire.Command, hdr 
 		WaitStoreMsgOK: !hasWait || javalang.ParseBool(wait),
 	}
 	r, deferred := h.store.PutMessagesDeferring(b)
-	return h.answer(c, resp, queueID, r, deferred), nil
+	return h.answer(c, resp, hdr.Topic, queueID, r, deferred), nil
 }
 
 func sysFlagFor(sysFlag int32, tc config.TopicConfig) int32 {
@@ -233,24 +235,33 @@ func sysFlagFor(sysFlag int32, tc config.TopicConfig) int32 {
 // answer is the response to a put: at once, or, for a put deferred until
 // it is durable (SYNC_FLUSH), nil now and the response sent through the
 // connection from the flush goroutine.
-func (h *sendHandlers) answer(c *remoting.Conn, resp *wire.Command, queueID int32, r store.PutResult, deferred bool) *wire.Command {
+func (h *sendHandlers) answer(c *remoting.Conn, resp *wire.Command, topic string, queueID int32, r store.PutResult, deferred bool) *wire.Command {
 	if !deferred {
-		return h.putResponse(resp, r, queueID)
+		return h.putResponse(resp, topic, r, queueID)
 	}
-	h.store.AwaitFlushed(r, func(r store.PutResult) { _ = c.Send(h.putResponse(resp, r, queueID)) })
+	h.store.AwaitFlushed(r, func(r store.PutResult) { _ = c.Send(h.putResponse(resp, topic, r, queueID)) })
 	return nil
 }
 
-// putResponse is Java handlePutMessageResult.
-func (h *sendHandlers) putResponse(resp *wire.Command, r store.PutResult, queueID int32) *wire.Command {
+// putResponse is Java handlePutMessageResult, which also counts the
+// stored messages in the topic's statistics.
+func (h *sendHandlers) putResponse(resp *wire.Command, topic string, r store.PutResult, queueID int32) *wire.Command {
 	code, remark, ok := putStatusResponse(r.Status, h.store.Config())
 	resp.Code, resp.Remark = int32(code), remark
 	if !ok {
 		return resp
 	}
+	h.countPut(topic, r)
 	rh := protocol.SendMessageResponseHeader{MsgId: h.msgIDs(r), QueueId: queueID, QueueOffset: r.QueueOffset}
 	rh.EncodeTo(resp)
 	return resp
+}
+
+// countPut adds a stored put to the topic's and the broker's statistics.
+func (h *sendHandlers) countPut(topic string, r store.PutResult) {
+	if h.stats != nil {
+		h.stats.TopicPut(topic, int32(max(r.Count, 1)), int64(r.WroteBytes))
+	}
 }
 
 // msgIDs is the offset message id, or for a batch the ids of all its

@@ -15,6 +15,8 @@ import org.apache.rocketmq.common.admin.TopicOffset;
 import org.apache.rocketmq.common.admin.TopicStatsTable;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.common.message.MessageQueueForC;
+import org.apache.rocketmq.common.protocol.body.BrokerStatsData;
+import org.apache.rocketmq.common.protocol.body.BrokerStatsItem;
 import org.apache.rocketmq.common.protocol.body.ConsumeQueueData;
 import org.apache.rocketmq.common.protocol.body.ConsumeStatsList;
 import org.apache.rocketmq.common.protocol.body.QueryConsumeQueueResponseBody;
@@ -64,6 +66,8 @@ import org.apache.rocketmq.remoting.protocol.RemotingSerializable;
  *                                                QueryConsumeTimeSpanBody.encode()
  *   producers   G=GROUP | CLIENTID,IP:PORT,LANG,VERSION,TS ...
  *                                                ProducerTableInfo.encode() (HashMap of lists)
+ *   statsdata   SUM:TPS:AVGPT (minute) (hour) (day)
+ *                                                BrokerStatsData.encode()
  *   group       JSON                             RemotingSerializable.decode(JSON,
  *                                                SubscriptionGroupConfig) written back with
  *                                                toJson(), "null", or "ERROR class"
@@ -233,6 +237,13 @@ public final class AdminBodies {
                 }
                 return new String(new ProducerTableInfo(data).encode(), StandardCharsets.UTF_8);
             }
+            case "statsdata": {
+                BrokerStatsData d = new BrokerStatsData();
+                d.setStatsMinute(statsItem(f[1]));
+                d.setStatsHour(statsItem(f[2]));
+                d.setStatsDay(statsItem(f[3]));
+                return new String(d.encode(), StandardCharsets.UTF_8);
+            }
             case "group": {
                 SubscriptionGroupConfig c = RemotingSerializable.decode(f[1].getBytes(StandardCharsets.UTF_8),
                     SubscriptionGroupConfig.class);
@@ -291,5 +302,14 @@ public final class AdminBodies {
             out[i] = (byte) Integer.parseInt(s.substring(2 * i, 2 * i + 2), 16);
         }
         return out;
+    }
+
+    private static BrokerStatsItem statsItem(String s) {
+        String[] p = s.split(":");
+        BrokerStatsItem it = new BrokerStatsItem();
+        it.setSum(Long.parseLong(p[0]));
+        it.setTps(Double.parseDouble(p[1]));
+        it.setAvgpt(Double.parseDouble(p[2]));
+        return it;
     }
 }

@@ -1,0 +1,69 @@
+package stats
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time { return c.t }
+
+// TestMinuteWindow follows StatsItem: a new item's first sample comes
+// with a zero sample one step back; the window keeps 7 samples, so after
+// a minute the oldest counts drop out.
+func TestMinuteWindow(t *testing.T) {
+	c := &clock{t: time.UnixMilli(1_700_000_000_000)}
+	m := New("DefaultCluster", c.now)
+	m.TopicPut("T", 5, 500)
+	it, ok := m.Item(TopicPutNums, "T")
+	require.True(t, ok)
+	require.Equal(t, Snapshot{}, it.Minute(), "nothing sampled yet")
+
+	c.t = c.t.Add(10 * time.Second)
+	m.Sample(true, false, false)
+	require.Equal(t, Snapshot{Sum: 5, TPS: 0.5, AvgPT: 5, Times: 1}, it.Minute())
+
+	m.TopicPut("T", 10, 1000)
+	m.TopicPut("T", 0, 0)
+	c.t = c.t.Add(10 * time.Second)
+	m.Sample(true, false, false)
+	require.Equal(t, Snapshot{Sum: 15, TPS: 0.75, AvgPT: 5, Times: 3}, it.Minute())
+
+	for range 6 { // a minute without traffic: the window slides past the puts
+		c.t = c.t.Add(10 * time.Second)
+		m.Sample(true, false, false)
+	}
+	require.Equal(t, Snapshot{Sum: 0, TPS: 0, AvgPT: 0, Times: 0}, it.Minute())
+	require.Equal(t, int64(15), it.Value())
+
+	size, _ := m.Item(TopicPutSize, "T")
+	require.Equal(t, int64(1500), size.Value())
+	broker, _ := m.Item(BrokerPutNums, "DefaultCluster")
+	require.Equal(t, int64(15), broker.Value())
+	require.Equal(t, Snapshot{}, size.Hour(), "the hour window was never sampled")
+}
+
+func TestGroupGetAndLookups(t *testing.T) {
+	c := &clock{t: time.UnixMilli(1_700_000_000_000)}
+	m := New("C", c.now)
+	m.GroupGet("G", "T", 32, 4096)
+	m.SendBack("G", "T")
+	c.t = c.t.Add(10 * time.Second)
+	m.Sample(true, true, true)
+	require.Equal(t, 3.2, m.GroupGetTPS("G", "T"))
+	require.Equal(t, 0.0, m.GroupGetTPS("G", "Other"))
+	it, ok := m.Item(GroupGetSize, GroupKey("T", "G"))
+	require.True(t, ok)
+	require.Equal(t, Snapshot{Sum: 4096, TPS: 4096.0 / 600, AvgPT: 4096, Times: 1}, it.Hour())
+	require.Equal(t, Snapshot{Sum: 4096, TPS: 4096.0 / 3600, AvgPT: 4096, Times: 1}, it.Day())
+	back, _ := m.Item(SndbckPutNums, "T@G")
+	require.Equal(t, int64(1), back.Value())
+	missing, ok := m.Item(TopicPutNums, "nothing")
+	require.True(t, ok)
+	require.Nil(t, missing)
+	_, ok = m.Item("NO_SUCH_STATS", "T")
+	require.False(t, ok)
+}
