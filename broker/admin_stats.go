@@ -34,6 +34,7 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -367,6 +368,50 @@ type runtimeInfo struct {
 	Broker *brokerconfig.BrokerConfig
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
+	// Daily holds the totals recorded at midnight (nil: all 0).
+	Daily *dailyRecorder
+}
+
+// dailyTotals is BrokerStats' morning figures.
+type dailyTotals struct{ putYesterday, putToday, getYesterday, getToday int64 }
+
+// dailyRecorder is BrokerStats: at every local midnight the store's put
+// and get totals become today's morning figures, the previous ones
+// yesterday's.
+type dailyRecorder struct {
+	mu sync.Mutex
+	t  dailyTotals
+}
+
+func (d *dailyRecorder) get() dailyTotals {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.t
+}
+
+// record is BrokerStats.record.
+func (d *dailyRecorder) record(rs store.RuntimeStats) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.t = dailyTotals{putYesterday: d.t.putToday, getYesterday: d.t.getToday,
+		putToday: rs.PutMessageTimesTotal, getToday: rs.Transferred}
+}
+
+// run records at each local midnight until stop closes (Java schedules
+// record at the next morning, then daily).
+func (d *dailyRecorder) run(stop <-chan struct{}, s *store.Store) {
+	for {
+		now := time.Now()
+		y, m, day := now.Date()
+		t := time.NewTimer(time.Date(y, m, day+1, 0, 0, 0, 0, now.Location()).Sub(now))
+		select {
+		case <-stop:
+			t.Stop()
+			return
+		case <-t.C:
+			d.record(s.RuntimeStats())
+		}
+	}
 }
 
 // zeroDistribution is StoreStatsService.putMessageDistributeTimeToString
@@ -383,7 +428,8 @@ func (r runtimeInfo) table(s *store.Store) *jhash.Map[string, string] {
 	m := jhash.NewMap[string, string](jhash.String, 64)
 	put := func(k, v string) { m.Put(k, v) }
 	i64 := func(v int64) string { return strconv.FormatInt(v, 10) }
-	r.storeStats(put)
+	rs := s.RuntimeStats()
+	r.storeStats(rs, put)
 	cfg := s.Config()
 	minRatio := math.MaxFloat64
 	for _, p := range cfg.CommitLogPaths() {
@@ -395,7 +441,7 @@ func (r runtimeInfo) table(s *store.Store) *jhash.Map[string, string] {
 	put("consumeQueueDiskRatio", javalang.FormatDouble(store.DiskUsage(cfg.StorePathRootDir+"/consumequeue")))
 	put("commitLogMinOffset", i64(s.MinPhyOffset()))
 	put("commitLogMaxOffset", i64(s.MaxPhyOffset()))
-	r.brokerStats(put)
+	r.brokerStats(rs, put)
 	put("dispatchBehindBytes", i64(s.DispatchBehind()))
 	for _, k := range []string{"pageCacheLockTimeMills", "sendThreadPoolQueueHeadWaitTimeMills",
 		"pullThreadPoolQueueHeadWaitTimeMills", "queryThreadPoolQueueHeadWaitTimeMills"} {
@@ -411,39 +457,51 @@ func (r runtimeInfo) table(s *store.Store) *jhash.Map[string, string] {
 	return m
 }
 
-// storeStats puts StoreStatsService.getRuntimeInfo's keys.
-func (r runtimeInfo) storeStats(put func(k, v string)) {
+// storeStats puts StoreStatsService.getRuntimeInfo's keys: the store's
+// counts and rates; put and get durations are not timed (0, an empty
+// latency distribution).
+func (r runtimeInfo) storeStats(rs store.RuntimeStats, put func(k, v string)) {
 	now := time.Now
 	if r.Now != nil {
 		now = r.Now
 	}
 	put("bootTimestamp", strconv.FormatInt(r.BootTime, 10))
 	put("runtime", formatRuntime(now().UnixMilli()-r.BootTime))
+	total := max(rs.PutMessageTimesTotal, 1) // Java reports 1 when nothing was counted
 	put("putMessageEntireTimeMax", "0")
-	put("putMessageTimesTotal", "1") // Java reports 1 when nothing was counted
-	put("putMessageFailedTimes", "0")
-	put("putMessageSizeTotal", "0")
+	put("putMessageTimesTotal", strconv.FormatInt(total, 10))
+	put("putMessageFailedTimes", strconv.FormatInt(rs.PutMessageFailed, 10))
+	put("putMessageSizeTotal", strconv.FormatInt(rs.PutMessageSizeTotal, 10))
 	put("putMessageDistributeTime", zeroDistribution)
-	put("putMessageAverageSize", "0.0")
+	put("putMessageAverageSize", javalang.FormatDouble(float64(rs.PutMessageSizeTotal)/float64(total)))
 	put("dispatchMaxBuffer", "0")
 	put("getMessageEntireTimeMax", "0")
-	for _, k := range []string{"putTps", "getFoundTps", "getMissTps", "getTotalTps", "getTransferedTps"} {
-		put(k, "0.0 0.0 0.0")
-	}
+	put("putTps", rs.PutTps)
+	put("getFoundTps", rs.GetFoundTps)
+	put("getMissTps", rs.GetMissTps)
+	put("getTotalTps", rs.GetTotalTps)
+	put("getTransferedTps", rs.GetTransferedTps)
 	put("putLatency99", "0.00")
 	put("putLatency999", "0.00")
 }
 
 // brokerStats puts prepareRuntimeInfo's BrokerStats and thread-pool keys.
-func (r runtimeInfo) brokerStats(put func(k, v string)) {
+func (r runtimeInfo) brokerStats(rs store.RuntimeStats, put func(k, v string)) {
 	bc := r.Broker
 	i32 := func(v int32) string { return strconv.Itoa(int(v)) }
 	put("brokerVersionDesc", "V4_9_8")
 	put("brokerVersion", strconv.Itoa(int(wire.CurrentVersion)))
-	for _, k := range []string{"msgPutTotalYesterdayMorning", "msgPutTotalTodayMorning", "msgPutTotalTodayNow",
-		"msgGetTotalYesterdayMorning", "msgGetTotalTodayMorning", "msgGetTotalTodayNow"} {
-		put(k, "0")
+	var d dailyTotals
+	if r.Daily != nil {
+		d = r.Daily.get()
 	}
+	i64 := func(v int64) string { return strconv.FormatInt(v, 10) }
+	put("msgPutTotalYesterdayMorning", i64(d.putYesterday))
+	put("msgPutTotalTodayMorning", i64(d.putToday))
+	put("msgPutTotalTodayNow", i64(rs.PutMessageTimesTotal))
+	put("msgGetTotalYesterdayMorning", i64(d.getYesterday))
+	put("msgGetTotalTodayMorning", i64(d.getToday))
+	put("msgGetTotalTodayNow", i64(rs.Transferred))
 	put("sendThreadPoolQueueSize", "0")
 	put("sendThreadPoolQueueCapacity", i32(bc.SendThreadPoolQueueCapacity))
 	put("pullThreadPoolQueueSize", "0")

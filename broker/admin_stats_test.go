@@ -352,6 +352,10 @@ func TestRuntimeInfoValues(t *testing.T) {
 		"pullThreadPoolQueueCapacity": "100000", "queryThreadPoolQueueCapacity": "20000",
 		"EndTransactionThreadPoolQueueCapacity": "100000", "remainTransientStoreBufferNumbs": "2147483647",
 		"dispatchBehindBytes": "0", "putMessageDistributeTime": zeroDistribution,
+		// the store's counters: one put, no read, not yet sampled
+		"putMessageTimesTotal": "1", "msgPutTotalTodayNow": "1", "msgGetTotalTodayNow": "0",
+		"putMessageSizeTotal": fmt.Sprint(r.WroteBytes), "putMessageAverageSize": fmt.Sprintf("%d.0", r.WroteBytes),
+		"putTps": "  ", "getTotalTps": "0.0 0.0 0.0", "msgPutTotalTodayMorning": "0",
 	}
 	for k, v := range want {
 		require.Equal(t, v, got[k], k)

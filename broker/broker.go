@@ -59,6 +59,7 @@ type Broker struct {
 	locks     *clients.RebalanceLockManager
 	hold      *longpoll.Holder
 	stats     *stats.Manager
+	daily     *dailyRecorder
 	server    *remoting.Server
 	vip       *remoting.Server // listenPort-2 (Java's fastRemotingServer)
 	client    *remoting.Client
@@ -130,6 +131,7 @@ func (b *Broker) openManagers() error {
 
 func (b *Broker) openStore() error {
 	b.stats = stats.New(b.cfg.Broker.BrokerClusterName, nil)
+	b.daily = &dailyRecorder{}
 	b.hold = longpoll.NewHolder(func(topic string, q int32) int64 { return b.store.MaxOffsetInQueue(topic, q) })
 	var err error
 	b.store, err = store.Open(b.cfg.Store, store.Options{
@@ -185,6 +187,7 @@ func (b *Broker) Start() error {
 	b.goService(func() { _ = b.offsets.Run(ctx) })
 	b.goService(func() { b.hold.Run(b.stop, b.checkInterval()) })
 	b.goService(func() { b.stats.Run(b.stop) })
+	b.goService(func() { b.daily.run(b.stop, b.store) })
 	hk := &clients.Housekeeping{Producers: b.producers, Consumers: b.consumers}
 	b.goService(func() { hk.Run(ctx) })
 	if b.cfg.Store.BrokerRole != store.Slave {
@@ -357,7 +360,7 @@ func (b *Broker) registerAdminHandlers(groupsF *groups.Manager) {
 		brokerIP1: bc.BrokerIP1, brokerPermission: b.perm.Load, stats: b.stats, log: b.log.WithField("component", "sendback")}).register)
 	b.addProcessor(workers(bc.QueryMessageThreadPoolNums), bc.QueryThreadPoolQueueCapacity, (&queryHandlers{store: b.store}).register)
 	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&statsAdmin{store: b.store, topics: b.topics, offsets: b.offsets, consumers: b.consumers,
-		groups: b.groups.Groups, brokerName: bc.BrokerName, brokerAddr: b.Addr, stats: b.stats, runtime: runtimeInfo{BootTime: b.bootMs, Broker: bc}}).register)
+		groups: b.groups.Groups, brokerName: bc.BrokerName, brokerAddr: b.Addr, stats: b.stats, runtime: runtimeInfo{BootTime: b.bootMs, Broker: bc, Daily: b.daily}}).register)
 	b.addProcessor(workers(bc.EndTransactionThreadPoolNums), bc.EndTransactionPoolQueueCapacity, (&txHandlers{store: b.store,
 		slave: b.cfg.Store.BrokerRole == store.Slave, storeHost: b.storeHost(), maxBodySize: b.cfg.Store.MaxMessageSize,
 		log: b.log.WithField("component", "transaction")}).register)

@@ -87,12 +87,19 @@ func (s *Store) GetMessage(group, topic string, queueID int32, offset int64, max
 	if s.closed.Load() {
 		return nil, ErrNotReadable
 	}
+	res := s.getMessage(topic, queueID, offset, maxMsgNums, filter)
+	s.stats.got(res)
+	return res, nil
+}
+
+// getMessage is GetMessage without the statistics.
+func (s *Store) getMessage(topic string, queueID int32, offset int64, maxMsgNums int, filter Filter) *GetResult {
 	res := &GetResult{Status: NoMessageInQueue, NextBeginOffset: offset}
 	q, err := s.cqs.Find(topic, queueID) // Java findConsumeQueue creates it
 	if err != nil {
 		res.Status = NoMatchedLogicQueue
 		res.NextBeginOffset = s.nextOffsetCorrection(offset, 0)
-		return res, nil
+		return res
 	}
 	res.MinOffset, res.MaxOffset = q.MinOffset(), q.MaxOffset()
 	switch {
@@ -107,7 +114,7 @@ func (s *Store) GetMessage(group, topic string, queueID int32, offset int64, max
 	default:
 		s.readQueue(q, res, offset, maxMsgNums, filter)
 	}
-	return res, nil
+	return res
 }
 
 // nextOffsetCorrection is Java's: a slave keeps the client's offset unless

@@ -242,8 +242,10 @@ func (s *Store) applyDelay(m *Message) (*Message, error) {
 func (s *Store) append(p *commitlog.Put, wait bool) (PutResult, bool) {
 	res, err := s.cl.Append(p)
 	if err != nil {
+		s.stats.putFailed.Add(1)
 		return PutResult{Status: s.appendFailure(err), Err: err}, false
 	}
+	s.stats.putOK(res.Count, res.WroteBytes)
 	s.reput.wake()
 	r := PutResult{Status: PutOK, Result: res}
 	return r, s.cfg.FlushDiskType == SyncFlush && wait

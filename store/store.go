@@ -75,6 +75,7 @@ type Store struct {
 	clean    cleaner
 	started  atomic.Bool
 	closed   atomic.Bool
+	stats    storeStats
 	closeMu  sync.Mutex
 	lastExit bool
 }
@@ -303,6 +304,7 @@ func (s *Store) Start() error {
 	s.runService(s.reput.run)
 	s.runService(s.flushLogicsLoop)
 	s.runService(s.cleanLoop)
+	s.runService(s.statsLoop)
 	if s.cfg.BrokerRole != Slave {
 		sc, err := newScheduler(s)
 		if err != nil {
