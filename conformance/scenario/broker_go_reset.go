@@ -90,10 +90,20 @@ func brokerGoResetOffset(ctx context.Context, env *Env) error {
 	}
 
 	shutdownBounded(env, "push consumer", c.Shutdown)
-	gone, err := brokerCall(ctx, addr, rawclient.Request(int32(protocol.ReqInvokeBrokerToResetOffset),
-		"topic", topic, "group", group, "timestamp", "-1", "isForce", "true"))
-	if err != nil {
+	// The consumer's unregistration is oneway: the broker may still list it
+	// for a moment.
+	var gone *wire.Command
+	err = Eventually(ctx, 10*time.Second, 100*time.Millisecond, func() error {
+		var err error
+		gone, err = brokerCall(ctx, addr, rawclient.Request(int32(protocol.ReqInvokeBrokerToResetOffset),
+			"topic", topic, "group", group, "timestamp", "-1", "isForce", "true"))
+		if err == nil && gone.Code != int32(protocol.RespConsumerNotOnline) {
+			return fmt.Errorf("reset answered %d %q", gone.Code, gone.Remark)
+		}
 		return err
+	})
+	if err != nil {
+		return fmt.Errorf("after the consumer shut down: %w", err)
 	}
 	env.Observe("reset offline", fmt.Sprintf("%d %s", gone.Code, gone.Remark))
 	return nil
