@@ -44,14 +44,6 @@ import (
 	"github.com/sputnikmq/sputnik/store/message"
 )
 
-// Client versions (MQVersion.Version ordinals) below which Java refuses
-// to reset offsets or ask for a status (V3_0_7_SNAPSHOT) and to relay a
-// request to a consumer (V3_1_8_SNAPSHOT).
-const (
-	versionV3_0_7Snapshot int32 = 28
-	versionV3_1_8Snapshot int32 = 62
-)
-
 // Timeouts of the requests the broker sends to clients (Broker2Client):
 // a reset is sent oneway within 5 s, a status asked for within 5 s, a
 // relayed request waited on for 10 s.
@@ -133,7 +125,7 @@ func (h *consumerAdmin) resetOffset(_ context.Context, c *remoting.Conn, req *wi
 		clientBody = body.EncodeResetOffsetBodyForC(rows)
 	}
 	for _, ch := range g.Channels {
-		if ch.Version < versionV3_0_7Snapshot {
+		if ch.Version < wire.VersionV3_0_7Snapshot {
 			h.log.WithFields(logrus.Fields{"client": ch.ClientID, "version": ch.Version}).
 				Warn("[reset-offset] the client does not support this feature")
 			return wire.NewResponse(req, int32(protocol.RespSystemError), unsupportedClient(ch.Version)), nil
@@ -202,7 +194,7 @@ func (h *consumerAdmin) consumerStatus(ctx context.Context, c *remoting.Conn, re
 	}
 	var table []body.ConsumerStatus
 	for _, ch := range g.Channels {
-		if ch.Version < versionV3_0_7Snapshot {
+		if ch.Version < wire.VersionV3_0_7Snapshot {
 			return wire.NewResponse(req, int32(protocol.RespSystemError), unsupportedClient(ch.Version)), nil
 		}
 		if !isBlank(hdr.ClientAddr) && hdr.ClientAddr != ch.ClientID {
@@ -286,7 +278,7 @@ func (h *consumerAdmin) relay(ctx context.Context, req *wire.Command, group, cli
 	if !ok {
 		return wire.NewResponse(req, int32(protocol.RespSystemError), fmt.Sprintf("The Consumer <%s> <%s> not online", group, clientID))
 	}
-	if ch.Version < versionV3_1_8Snapshot {
+	if ch.Version < wire.VersionV3_1_8Snapshot {
 		return wire.NewResponse(req, int32(protocol.RespSystemError), fmt.Sprintf(
 			"The Consumer <%s> Version <%d> too low to finish, please upgrade it to V3_1_8_SNAPSHOT", clientID, ch.Version))
 	}

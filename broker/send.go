@@ -34,12 +34,7 @@ import (
 	"github.com/sputnikmq/sputnik/store/message"
 )
 
-const (
-	dlqNumsPerGroup = 1 // SendMessageProcessor's DLQ_NUMS_PER_GROUP
-	// versionV3_4_9 is MQVersion.Version.V3_4_9.ordinal(): clients from
-	// this version on may send maxReconsumeTimes.
-	versionV3_4_9 = 121
-)
+const dlqNumsPerGroup = 1 // SendMessageProcessor's DLQ_NUMS_PER_GROUP
 
 // groupFinder looks up subscription groups (SubscriptionGroupManager).
 type groupFinder interface {
@@ -325,7 +320,7 @@ func (h *sendHandlers) retryAndDLQ(req, resp *wire.Command, hdr *protocol.SendMe
 		return true
 	}
 	maxTimes := sg.RetryMaxTimes
-	if req.Version >= versionV3_4_9 && hdr.MaxReconsumeTimes.Valid {
+	if req.Version >= wire.VersionV3_4_9 && hdr.MaxReconsumeTimes.Valid {
 		maxTimes = hdr.MaxReconsumeTimes.Value
 	}
 	if hdr.ReconsumeTimes.Or(0) < maxTimes {

@@ -100,7 +100,7 @@ func (h *sendBackHandlers) sendBack(_ context.Context, _ *remoting.Conn, req *wi
 		return wire.NewResponse(req, int32(protocol.RespSystemError), "look message by offset failed, "+strconv.FormatInt(hdr.Offset, 10)), nil
 	}
 	maxTimes := sg.RetryMaxTimes
-	if req.Version >= versionV3_4_9 && hdr.MaxReconsumeTimes.Valid {
+	if req.Version >= wire.VersionV3_4_9 && hdr.MaxReconsumeTimes.Valid {
 		maxTimes = hdr.MaxReconsumeTimes.Value
 	}
 	target.delayLevel = hdr.DelayLevel

@@ -88,7 +88,7 @@ func TestSendBackRetryChain(t *testing.T) {
 	// The client's maxReconsumeTimes (version ≥ V3_4_9) sends it to the DLQ.
 	two := int32(2)
 	req := sendBackReq(retry2.PhysicalOffset, "GroupR", 0, &two)
-	req.Version = versionV3_4_9
+	req.Version = wire.VersionV3_4_9
 	resp = call(t, ht, req)
 	require.Equal(t, int32(protocol.RespSuccess), resp.Code, resp.Remark)
 	dlq := e.lastIn(t, "%DLQ%GroupR", 0)
@@ -122,7 +122,7 @@ func TestSendBackExplicitLevelsAndDLQ(t *testing.T) {
 	// An old client's maxReconsumeTimes is ignored (version < V3_4_9).
 	zero := int32(0)
 	req := sendBackReq(orig.WroteOffset, "GroupL", 0, &zero)
-	req.Version = versionV3_4_9 - 1
+	req.Version = wire.VersionV3_4_9 - 1
 	resp = call(t, ht, req)
 	require.Equal(t, int32(protocol.RespSuccess), resp.Code)
 	require.Equal(t, "3", props(t, e.lastIn(t, store.ScheduleTopic, 2))["DELAY"])

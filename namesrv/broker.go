@@ -25,11 +25,6 @@ import (
 	"github.com/sputnikmq/sputnik/remoting/wire"
 )
 
-// versionV3_0_11 is MQVersion.Version.V3_0_11.ordinal(): brokers from this
-// version on send a RegisterBrokerBody, older ones a
-// TopicConfigSerializeWrapper.
-const versionV3_0_11 = 37
-
 // Remarks of Java exceptions thrown while decoding a body: the remoting
 // layer answers SYSTEM_ERROR with RemotingHelper.exceptionSimpleDesc.
 const (
@@ -86,7 +81,7 @@ func (h *brokerHandlers) registerBroker(_ context.Context, c *remoting.Conn, req
 // decodeBody fills reg's topics from the body in the form the request's
 // version implies; no body registers version 0/0 and no topics.
 func (h *brokerHandlers) decodeBody(req *wire.Command, compressed bool, reg *routeinfo.Registration) error {
-	legacy := req.Version < versionV3_0_11
+	legacy := req.Version < wire.VersionV3_0_11
 	if len(req.Body) == 0 {
 		if !legacy {
 			reg.FilterServers = []string{}

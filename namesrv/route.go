@@ -19,10 +19,6 @@ import (
 	"github.com/sputnikmq/sputnik/remoting/wire"
 )
 
-// versionV4_9_4 is MQVersion.Version.V4_9_4.ordinal(): clients from this
-// version on get the route in standard JSON (quoted map keys).
-const versionV4_9_4 = 401
-
 // routeFetcher looks a topic up elsewhere: the product environment's name
 // servers in clusterTest mode.
 type routeFetcher interface {
@@ -53,7 +49,7 @@ func (h *routeHandlers) getRouteInfoByTopic(ctx context.Context, _ *remoting.Con
 	if h.clusterTest != nil {
 		return h.clusterTestRoute(ctx, req, hdr.Topic), nil
 	}
-	standard := req.Version >= versionV4_9_4 || hdr.AcceptStandardJsonOnly.Or(false)
+	standard := req.Version >= wire.VersionV4_9_4 || hdr.AcceptStandardJsonOnly.Or(false)
 	resp := success(req)
 	if conf, ok := h.orderTopicConf(hdr.Topic); ok {
 		rd, found := h.routes.PickupTopicRouteData(hdr.Topic)

@@ -125,9 +125,6 @@ func NewResponse(req *Command, code int32, remark string) *Command {
 	return c
 }
 
-// CurrentVersion is MQVersion.CURRENT_VERSION of 4.9.8 (V4_9_8).
-const CurrentVersion int32 = 409
-
 // IsResponse reports whether the response bit is set.
 func (c *Command) IsResponse() bool { return c.Flag&FlagResponse != 0 }
 
