@@ -84,9 +84,11 @@ func (it *Item) sampleInto(w *[]sample, now int64, step time.Duration, keep int)
 }
 
 // compute is computeStatsData: first against last sample of a window.
-func (it *Item) compute(w []sample) Snapshot {
+// The window is read under the lock its sampling holds.
+func (it *Item) compute(window *[]sample) Snapshot {
 	it.mu.Lock()
 	defer it.mu.Unlock()
+	w := *window
 	if len(w) == 0 {
 		return Snapshot{}
 	}
@@ -100,9 +102,9 @@ func (it *Item) compute(w []sample) Snapshot {
 }
 
 // Minute, Hour and Day are getStatsDataInMinute/InHour/InDay.
-func (it *Item) Minute() Snapshot { return it.compute(it.minute) }
-func (it *Item) Hour() Snapshot   { return it.compute(it.hour) }
-func (it *Item) Day() Snapshot    { return it.compute(it.day) }
+func (it *Item) Minute() Snapshot { return it.compute(&it.minute) }
+func (it *Item) Hour() Snapshot   { return it.compute(&it.hour) }
+func (it *Item) Day() Snapshot    { return it.compute(&it.day) }
 
 // set is StatsItemSet: the items of one stats name.
 type set struct {

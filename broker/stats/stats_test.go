@@ -67,3 +67,24 @@ func TestGroupGetAndLookups(t *testing.T) {
 	_, ok = m.Item("NO_SUCH_STATS", "T")
 	require.False(t, ok)
 }
+
+// TestReadWhileSampling: readers and the sampler share the windows (run
+// with -race).
+func TestReadWhileSampling(t *testing.T) {
+	m := New("C", nil)
+	m.TopicPut("T", 1, 1)
+	it, _ := m.Item(TopicPutNums, "T")
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 200 {
+			m.Sample(true, true, true)
+		}
+	}()
+	for range 200 {
+		_ = it.Minute()
+		_ = it.Hour()
+		_ = it.Day()
+	}
+	<-done
+}
