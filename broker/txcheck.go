@@ -23,7 +23,6 @@ package broker
 // can decompress.
 
 import (
-	"math"
 	"strconv"
 	"time"
 
@@ -33,6 +32,7 @@ import (
 	"github.com/sputnikmq/sputnik/broker/groups"
 	"github.com/sputnikmq/sputnik/broker/offsets"
 	"github.com/sputnikmq/sputnik/broker/topics"
+	"github.com/sputnikmq/sputnik/compat/javalang"
 	"github.com/sputnikmq/sputnik/remoting/protocol"
 	"github.com/sputnikmq/sputnik/remoting/wire"
 	"github.com/sputnikmq/sputnik/store"
@@ -207,9 +207,9 @@ func immunityTime(s string, timeout time.Duration) int64 {
 	return v * 1000
 }
 
-// parseLongOr is Long.parseLong, def when it throws.
+// parseLongOr is Long.parseLong, def when it throws (Java's getLong).
 func parseLongOr(s string, def int64) int64 {
-	v, err := strconv.ParseInt(s, 10, 64)
+	v, err := javalang.ParseLong(s)
 	if err != nil {
 		return def
 	}
@@ -306,18 +306,18 @@ func nextOpOffset(done []int64, old int64) int64 {
 // needDiscard counts the check in TRANSACTION_CHECK_TIMES, or reports that
 // the message was checked transactionCheckMax times already.
 func (c *txChecker) needDiscard(m *halfMsg) bool {
-	times := int64(1)
+	times := int32(1)
 	if s, ok := m.prop(message.PropTransactionCheckTimes); ok {
-		times = parseLongOr(s, -1)
-		if times > math.MaxInt32 || times < math.MinInt32 {
-			times = -1 // Integer.parseInt throws: Java's getInt gives -1
+		var err error
+		if times, err = javalang.ParseInt(s); err != nil {
+			times = -1 // Java's getInt
 		}
-		if times >= int64(c.checkMax()) {
+		if times >= c.checkMax() {
 			return true
 		}
 		times++
 	}
-	m.props.Set(message.PropTransactionCheckTimes, strconv.FormatInt(times, 10))
+	m.props.Set(message.PropTransactionCheckTimes, strconv.Itoa(int(times)))
 	return false
 }
 
