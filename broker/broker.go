@@ -247,10 +247,8 @@ func (b *Broker) startServer() error {
 	}
 	notify := clients.NotifyListener(func() bool { return b.cfg.Broker.NotifyConsumerIdsChangedEnable },
 		func(ch clients.Channel, req *wire.Command) {
-			if c, ok := ch.(*remoting.Conn); ok {
-				if err := c.InvokeOneway(req); err != nil {
-					b.log.WithError(err).Debug("notifyConsumerIdsChanged")
-				}
+			if err := (connCaller{}).Oneway(ch, req); err != nil {
+				b.log.WithError(err).Debug("notifyConsumerIdsChanged")
 			}
 		}, nil)
 	b.consumers = clients.NewConsumerManager(time.Now, b.log.WithField("component", "consumers"), notify)
