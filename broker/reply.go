@@ -130,7 +130,7 @@ func (h *replyHandlers) push(ctx context.Context, hdr *protocol.SendMessageReque
 }
 
 // hostPort is InetAddress.getHostAddress() + ":" + port: no brackets
-// around an IPv6 address (Go writes it compressed, Java in full).
+// around an IPv6 address.
 func hostPort(h message.Host) string {
-	return h.Addr.String() + ":" + strconv.Itoa(int(h.Port))
+	return javalang.HostAddress(h.Addr) + ":" + strconv.Itoa(int(h.Port))
 }

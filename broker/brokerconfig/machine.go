@@ -2,10 +2,12 @@ package brokerconfig
 
 import (
 	"net"
+	"net/netip"
 	"os"
 	"runtime"
-	"strconv"
 	"strings"
+
+	"github.com/sputnikmq/sputnik/compat/javalang"
 )
 
 // Machine is everything about the host and the process that 4.9.8's
@@ -152,22 +154,12 @@ func isBridge(name string) bool {
 }
 
 // javaIPv6 is RemotingUtil.normalizeHostAddress of an Inet6Address:
-// "[" + getHostAddress() + "]", where Java writes all eight groups in
-// lower-case hex without zero compression and a link-local address
-// carries its interface as scope ("%eth0").
+// "[" + getHostAddress() + "]"; a link-local address carries its
+// interface as scope ("%eth0").
 func javaIPv6(ip net.IP, iface string) string {
-	ip = ip.To16()
-	var b strings.Builder
-	b.WriteByte('[')
-	for i := 0; i < 16; i += 2 {
-		if i > 0 {
-			b.WriteByte(':')
-		}
-		b.WriteString(strconv.FormatUint(uint64(ip[i])<<8|uint64(ip[i+1]), 16))
-	}
+	a, _ := netip.AddrFromSlice(ip.To16())
 	if ip.IsLinkLocalUnicast() && iface != "" {
-		b.WriteString("%" + iface)
+		a = a.WithZone(iface)
 	}
-	b.WriteByte(']')
-	return b.String()
+	return "[" + javalang.HostAddress(a) + "]"
 }
