@@ -21,8 +21,8 @@ package broker
 //
 // consumeTps is the group's pull rate over the last minute
 // (broker/stats, BrokerStatsManager.tpsGroupGetNums). The runtime keys of
-// store statistics Sputnik does not keep carry Java's values for a broker
-// that has done nothing (see runtimeInfo.table).
+// statistics Sputnik does not keep carry Java's values for a broker that
+// has done nothing (see runtimeInfo.table).
 //
 //	VIEW_BROKER_STATS_DATA (315)      BrokerStatsData of one stats item: minute,
 //	                                  hour and day sum, TPS and average (statsAll)
@@ -414,15 +414,10 @@ func (d *dailyRecorder) run(stop <-chan struct{}, s *store.Store) {
 	}
 }
 
-// zeroDistribution is StoreStatsService.putMessageDistributeTimeToString
-// with every bucket 0 (Sputnik does not time puts).
-const zeroDistribution = "[<=0ms]:0 [0~10ms]:0 [10~50ms]:0 [50~100ms]:0 [100~200ms]:0 [200~500ms]:0 " +
-	"[500ms~1s]:0 [1~2s]:0 [2~3s]:0 [3~4s]:0 [4~5s]:0 [5~10s]:0 [10s~]:0 "
-
 // table is prepareRuntimeInfo: a HashMap(64) filled in Java's order. Keys
-// of statistics Sputnik does not keep (put/get counts, TPS, latencies,
-// thread-pool queue sizes and head wait times, page-cache lock time) carry
-// the values of an idle Java broker; the schedule service's
+// of statistics Sputnik does not keep (thread-pool queue sizes and head
+// wait times, page-cache lock time) carry the values of an idle Java
+// broker; the schedule service's
 // scheduleMessageOffset_N keys are left out (the store has none).
 func (r runtimeInfo) table(s *store.Store) *jhash.Map[string, string] {
 	m := jhash.NewMap[string, string](jhash.String, 64)
@@ -458,8 +453,8 @@ func (r runtimeInfo) table(s *store.Store) *jhash.Map[string, string] {
 }
 
 // storeStats puts StoreStatsService.getRuntimeInfo's keys: the store's
-// counts and rates; put and get durations are not timed (0, an empty
-// latency distribution).
+// counts, rates and put/get durations. dispatchMaxBuffer is 0 as in 4.9.8,
+// where nothing sets it.
 func (r runtimeInfo) storeStats(rs store.RuntimeStats, put func(k, v string)) {
 	now := time.Now
 	if r.Now != nil {
@@ -468,21 +463,21 @@ func (r runtimeInfo) storeStats(rs store.RuntimeStats, put func(k, v string)) {
 	put("bootTimestamp", strconv.FormatInt(r.BootTime, 10))
 	put("runtime", formatRuntime(now().UnixMilli()-r.BootTime))
 	total := max(rs.PutMessageTimesTotal, 1) // Java reports 1 when nothing was counted
-	put("putMessageEntireTimeMax", "0")
+	put("putMessageEntireTimeMax", strconv.FormatInt(rs.PutMessageEntireTimeMax, 10))
 	put("putMessageTimesTotal", strconv.FormatInt(total, 10))
 	put("putMessageFailedTimes", strconv.FormatInt(rs.PutMessageFailed, 10))
 	put("putMessageSizeTotal", strconv.FormatInt(rs.PutMessageSizeTotal, 10))
-	put("putMessageDistributeTime", zeroDistribution)
+	put("putMessageDistributeTime", rs.PutMessageDistributeTime)
 	put("putMessageAverageSize", javalang.FormatDouble(float64(rs.PutMessageSizeTotal)/float64(total)))
 	put("dispatchMaxBuffer", "0")
-	put("getMessageEntireTimeMax", "0")
+	put("getMessageEntireTimeMax", strconv.FormatInt(rs.GetMessageEntireTimeMax, 10))
 	put("putTps", rs.PutTps)
 	put("getFoundTps", rs.GetFoundTps)
 	put("getMissTps", rs.GetMissTps)
 	put("getTotalTps", rs.GetTotalTps)
 	put("getTransferedTps", rs.GetTransferedTps)
-	put("putLatency99", "0.00")
-	put("putLatency999", "0.00")
+	put("putLatency99", javalang.FormatFixed(rs.PutLatency99, 2))
+	put("putLatency999", javalang.FormatFixed(rs.PutLatency999, 2))
 }
 
 // brokerStats puts prepareRuntimeInfo's BrokerStats and thread-pool keys.

@@ -351,7 +351,9 @@ func TestRuntimeInfoValues(t *testing.T) {
 		"runtime": "[ 0 days, 1 hours, 30 minutes, 0 seconds ]", "sendThreadPoolQueueCapacity": "10000",
 		"pullThreadPoolQueueCapacity": "100000", "queryThreadPoolQueueCapacity": "20000",
 		"EndTransactionThreadPoolQueueCapacity": "100000", "remainTransientStoreBufferNumbs": "2147483647",
-		"dispatchBehindBytes": "0", "putMessageDistributeTime": zeroDistribution,
+		"dispatchBehindBytes": "0",
+		// put durations: the first minute has not ended
+		"putMessageDistributeTime": "null", "putLatency99": "0.00", "putLatency999": "0.00", "dispatchMaxBuffer": "0",
 		// the store's counters: one put, no read, not yet sampled
 		"putMessageTimesTotal": "1", "msgPutTotalTodayNow": "1", "msgGetTotalTodayNow": "0",
 		"putMessageSizeTotal": fmt.Sprint(r.WroteBytes), "putMessageAverageSize": fmt.Sprintf("%d.0", r.WroteBytes),

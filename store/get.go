@@ -87,8 +87,10 @@ func (s *Store) GetMessage(group, topic string, queueID int32, offset int64, max
 	if s.closed.Load() {
 		return nil, ErrNotReadable
 	}
+	begun := s.opt.Now()
 	res := s.getMessage(topic, queueID, offset, maxMsgNums, filter)
 	s.stats.got(res)
+	s.stats.latency.get(s.opt.Now() - begun)
 	return res, nil
 }
 

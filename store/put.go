@@ -81,6 +81,8 @@ type PutResult struct {
 	commitlog.Result
 	// Err says what went wrong when Status is not PutOK.
 	Err error
+
+	begun int64 // when the put began (store clock, ms), for its duration
 }
 
 // MsgID is the offset message id of the first record.
@@ -129,6 +131,7 @@ func (s *Store) putMessage(m *Message) (PutResult, bool) {
 	if st, err := s.checkMessage(m); st != PutOK {
 		return PutResult{Status: st, Err: err}, false
 	}
+	begun := s.opt.Now()
 	m, err := s.applyDelay(m)
 	if err != nil {
 		return PutResult{Status: MessageIllegal, Err: err}, false
@@ -144,7 +147,7 @@ func (s *Store) putMessage(m *Message) (PutResult, bool) {
 		Record:     &rec,
 		QueueKey:   consumequeue.QueueKey(m.Topic, m.QueueID),
 		Consumable: message.Consumable(m.SysFlag),
-	}, m.WaitStoreMsgOK)
+	}, m.WaitStoreMsgOK, begun)
 }
 
 // checkMessage is Java checkMessage plus the size checks of
@@ -238,18 +241,27 @@ func (s *Store) applyDelay(m *Message) (*Message, error) {
 }
 
 // append writes the records and reports, waiting for durability when the
-// store syncs and the put asks for it (Java submitFlushRequest).
-func (s *Store) append(p *commitlog.Put, wait bool) (PutResult, bool) {
+// store syncs and the put asks for it (Java submitFlushRequest). A put
+// answered now is timed from begun (ms) now; one that waits, by flushed.
+func (s *Store) append(p *commitlog.Put, wait bool, begun int64) (PutResult, bool) {
 	res, err := s.cl.Append(p)
 	if err != nil {
 		s.stats.putFailed.Add(1)
+		s.putTook(begun)
 		return PutResult{Status: s.appendFailure(err), Err: err}, false
 	}
 	s.stats.putOK(res.Count, res.WroteBytes)
 	s.reput.wake()
-	r := PutResult{Status: PutOK, Result: res}
-	return r, s.cfg.FlushDiskType == SyncFlush && wait
+	r := PutResult{Status: PutOK, Result: res, begun: begun}
+	if s.cfg.FlushDiskType == SyncFlush && wait {
+		return r, true
+	}
+	s.putTook(begun)
+	return r, false
 }
+
+// putTook counts a put that began at begun (ms) and is answered now.
+func (s *Store) putTook(begun int64) { s.stats.latency.put(s.opt.Now() - begun) }
 
 // AwaitFlushed calls done, from the flush goroutine, with the final result
 // of a deferred put r once it is durable, or when the flush failed or
@@ -262,6 +274,7 @@ func (s *Store) AwaitFlushed(r PutResult, done func(PutResult)) {
 // FLUSH_DISK_TIMEOUT (the message is stored), a failed fsync also refuses
 // further puts.
 func (s *Store) flushed(r PutResult, err error) PutResult {
+	s.putTook(r.begun)
 	switch {
 	case err == nil:
 		return r
@@ -332,10 +345,11 @@ func (s *Store) putMessages(b *Batch) (PutResult, bool) {
 	defer bytebufferpool.Put(buf)
 	t := b.Template
 	t.SysFlag = b.SysFlag
-	t.StoreTimestamp = s.opt.Now()
+	begun := s.opt.Now()
+	t.StoreTimestamp = begun
 	var err error
 	if buf.B, _, err = message.AppendBatchRecords(buf.B[:0], &t, b.Body); err != nil {
 		return PutResult{Status: MessageIllegal, Err: err}, false
 	}
-	return s.append(&commitlog.Put{Records: buf.B, QueueKey: consumequeue.QueueKey(t.Topic, t.QueueID), Consumable: true}, b.WaitStoreMsgOK)
+	return s.append(&commitlog.Put{Records: buf.B, QueueKey: consumequeue.QueueKey(t.Topic, t.QueueID), Consumable: true}, b.WaitStoreMsgOK, begun)
 }

@@ -17,6 +17,7 @@ type storeStats struct {
 	putTimes, putSize, putFailed atomic.Int64
 	getFound, getMiss            atomic.Int64
 	transferred                  atomic.Int64
+	latency                      latencyStats
 
 	mu                         sync.Mutex
 	put, found, miss, transfer []callSample
@@ -109,11 +110,18 @@ type RuntimeStats struct {
 	GetMissTps           string
 	GetTotalTps          string
 	GetTransferedTps     string
+
+	PutMessageEntireTimeMax  int64   // longest put since start, ms
+	GetMessageEntireTimeMax  int64   // longest get since start, ms
+	PutMessageDistributeTime string  // the last whole minute's puts per duration range, "null" before
+	PutLatency99             float64 // the last whole minute's 99th percentile put duration, ms
+	PutLatency999            float64 // and its 99.9th
 }
 
 // RuntimeStats reads the store's statistics.
 func (s *Store) RuntimeStats() RuntimeStats {
 	st := &s.stats
+	last := st.latency.last.Load()
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	return RuntimeStats{
@@ -121,19 +129,50 @@ func (s *Store) RuntimeStats() RuntimeStats {
 		PutMessageFailed: st.putFailed.Load(), Transferred: st.transferred.Load(),
 		PutTps: tps(st.put), GetFoundTps: tps(st.found), GetMissTps: tps(st.miss),
 		GetTotalTps: totalTps(st.found, st.miss), GetTransferedTps: tps(st.transfer),
+		PutMessageEntireTimeMax: st.latency.putMax.Load(), GetMessageEntireTimeMax: st.latency.getMax.Load(),
+		PutMessageDistributeTime: last.distribution(),
+		PutLatency99:             last.percentile(0.99), PutLatency999: last.percentile(0.999),
 	}
 }
 
-// statsLoop samples every second (StoreStatsService.run).
+// statsLoop samples every second and, once a minute, logs the rates and
+// starts a new minute of put durations (StoreStatsService.run, printTps).
 func (s *Store) statsLoop(stop <-chan struct{}) {
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
+	minuteFrom := s.opt.Now()
 	for {
 		select {
 		case <-stop:
 			return
 		case <-t.C:
-			s.stats.sample(s.opt.Now())
+			now := s.opt.Now()
+			s.stats.sample(now)
+			if now > minuteFrom+statsMinute {
+				minuteFrom = now
+				s.logMinute()
+			}
 		}
 	}
+}
+
+// statsMinute is printTPSInterval (ms).
+const statsMinute = 60 * 1000
+
+// logMinute logs the last minute's rates and put durations, as Java's
+// [STORETPS] and [PAGECACHERT] lines, and starts the next minute.
+func (s *Store) logMinute() {
+	st := &s.stats
+	st.mu.Lock()
+	rates := [4]string{}
+	for i, list := range [][]callSample{st.put, st.found, st.miss, st.transfer} {
+		if r, ok := rate(list, 60); ok {
+			rates[i] = javalang.FormatDouble(r)
+		}
+	}
+	st.mu.Unlock()
+	s.log.Infof("[STORETPS] put_tps %s get_found_tps %s get_miss_tps %s get_transfered_tps %s",
+		rates[0], rates[1], rates[2], rates[3])
+	ended := st.latency.rotate()
+	s.log.Infof("[PAGECACHERT] TotalPut %d, PutMessageDistributeTime %s", ended.total(), ended.distribution())
 }

@@ -281,10 +281,22 @@ func maskAdmin(env *Env, s string) string {
 	return strings.Join(lines, "\n")
 }
 
-// brokerStatusKeys keeps brokerStatus's sorted keys and the values of the
-// stable ones.
+// brokerStatusShapes are the forms of brokerStatus values that vary from
+// run to run but not in shape: put and get durations (the distribution is
+// "null" until the store's first minute has ended).
+var brokerStatusShapes = map[string]*regexp.Regexp{
+	"putMessageDistributeTime": regexp.MustCompile(`^(null|(\[[^\]]+\]:\d+ ?){13})$`),
+	"putLatency99":             regexp.MustCompile(`^\d+\.\d\d$`),
+	"putLatency999":            regexp.MustCompile(`^\d+\.\d\d$`),
+	"putMessageEntireTimeMax":  regexp.MustCompile(`^\d+$`),
+	"getMessageEntireTimeMax":  regexp.MustCompile(`^\d+$`),
+}
+
+// brokerStatusKeys keeps brokerStatus's sorted keys, the values of the
+// stable ones, and "<shape>" for values of the expected form (the value
+// itself when it is not).
 func brokerStatusKeys(s string) string {
-	stable := map[string]bool{"brokerVersion": true, "brokerVersionDesc": true}
+	stable := map[string]bool{"brokerVersion": true, "brokerVersionDesc": true, "dispatchMaxBuffer": true}
 	var out []string
 	s = adminPathKeyRE.ReplaceAllString(s, "_<path>")
 	for _, l := range strings.Split(s, "\n") {
@@ -293,9 +305,14 @@ func brokerStatusKeys(s string) string {
 			continue
 		}
 		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
-		if stable[k] {
+		switch re := brokerStatusShapes[k]; {
+		case stable[k]:
 			out = append(out, k+": "+v)
-		} else {
+		case re != nil && re.MatchString(v):
+			out = append(out, k+": <shape>")
+		case re != nil:
+			out = append(out, k+": "+v)
+		default:
 			out = append(out, k)
 		}
 	}
