@@ -416,8 +416,8 @@ func (d *dailyRecorder) run(stop <-chan struct{}, s *store.Store) {
 
 // table is prepareRuntimeInfo: a HashMap(64) filled in Java's order. Keys
 // of statistics Sputnik does not keep (thread-pool queue sizes and head
-// wait times, page-cache lock time) carry the values of an idle Java
-// broker; the schedule service's
+// wait times) carry the values of an idle Java broker; the schedule
+// service's
 // scheduleMessageOffset_N keys are left out (the store has none).
 func (r runtimeInfo) table(s *store.Store) *jhash.Map[string, string] {
 	m := jhash.NewMap[string, string](jhash.String, 64)
@@ -438,7 +438,8 @@ func (r runtimeInfo) table(s *store.Store) *jhash.Map[string, string] {
 	put("commitLogMaxOffset", i64(s.MaxPhyOffset()))
 	r.brokerStats(rs, put)
 	put("dispatchBehindBytes", i64(s.DispatchBehind()))
-	for _, k := range []string{"pageCacheLockTimeMills", "sendThreadPoolQueueHeadWaitTimeMills",
+	put("pageCacheLockTimeMills", i64(s.LockTimeMills()))
+	for _, k := range []string{"sendThreadPoolQueueHeadWaitTimeMills",
 		"pullThreadPoolQueueHeadWaitTimeMills", "queryThreadPoolQueueHeadWaitTimeMills"} {
 		put(k, "0")
 	}

@@ -332,11 +332,13 @@ func (b *Broker) registerHandlers() {
 		Now:                  time.Now,
 		Log:                  b.log.WithField("component", "clients"),
 	}
-	b.addProcessor(workers(bc.SendMessageThreadPoolNums), bc.SendThreadPoolQueueCapacity, send.register)
+	b.addProcessor(workers(bc.SendMessageThreadPoolNums), bc.SendThreadPoolQueueCapacity, send.register,
+		rejectWhen(b.store.OSPageCacheBusy))
 	b.addProcessor(workers(bc.ProcessReplyMessageThreadPoolNums), bc.ReplyThreadPoolQueueCapacity, (&replyHandlers{send: send,
 		producers: b.producers, clients: connCaller{}, storeReply: func() bool { return bc.StoreReplyMessageEnable },
 		log: b.log.WithField("component", "reply")}).register)
-	b.addProcessor(workers(bc.PullMessageThreadPoolNums), bc.PullThreadPoolQueueCapacity, pull.register, pull.servedFromMemory)
+	b.addProcessor(workers(bc.PullMessageThreadPoolNums), bc.PullThreadPoolQueueCapacity, pull.register,
+		inlineWhen(pull.servedFromMemory))
 	b.addProcessor(workers(bc.ConsumerManageThreadPoolNums), bc.ConsumerManagerThreadPoolQueueCapacity,
 		(&offsetHandlers{store: b.store, offsets: b.offsets}).register)
 	b.addProcessor(workers(bc.ClientManageThreadPoolNums), bc.ClientManagerThreadPoolQueueCapacity, clientRegistrations(cl))
@@ -355,7 +357,8 @@ func (b *Broker) registerHandlers() {
 func (b *Broker) registerAdminHandlers(groupsF *groups.Manager) {
 	bc := &b.cfg.Broker
 	b.addProcessor(workers(bc.SendMessageThreadPoolNums), bc.SendThreadPoolQueueCapacity, (&sendBackHandlers{store: b.store, topics: b.topics, groups: groupsF,
-		brokerIP1: bc.BrokerIP1, brokerPermission: b.perm.Load, stats: b.stats, log: b.log.WithField("component", "sendback")}).register)
+		brokerIP1: bc.BrokerIP1, brokerPermission: b.perm.Load, stats: b.stats, log: b.log.WithField("component", "sendback")}).register,
+		rejectWhen(b.store.OSPageCacheBusy))
 	b.addProcessor(workers(bc.QueryMessageThreadPoolNums), bc.QueryThreadPoolQueueCapacity, (&queryHandlers{store: b.store}).register)
 	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&statsAdmin{store: b.store, topics: b.topics, offsets: b.offsets, consumers: b.consumers,
 		groups: b.groups.Groups, brokerName: bc.BrokerName, brokerAddr: b.Addr, stats: b.stats, runtime: runtimeInfo{BootTime: b.bootMs, Broker: bc, Daily: b.daily}}).register)
@@ -390,20 +393,33 @@ func workers(n int32) int { return max(int(n), 4) }
 // Like Java's executors, each pool has a bounded queue (the
 // *ThreadPoolQueueCapacity settings): a request waits for a worker rather
 // than being refused while the queue has room (SYSTEM_BUSY only beyond it).
-//
-// inlineWhen, if given, picks the requests served on the read loop
-// instead (remoting.Processor.InlineWhen).
-func (b *Broker) addProcessor(n int, queue int32, register func(handlerTable), inlineWhen ...func(*wire.Command) bool) {
+func (b *Broker) addProcessor(n int, queue int32, register func(handlerTable), opts ...procOption) {
 	t := handlerTable{}
 	register(t)
 	proc := remoting.Processor{Handler: t.Handle, Workers: n, QueueCapacity: int(max(queue, 1))}
-	if len(inlineWhen) > 0 {
-		proc.InlineWhen = inlineWhen[0]
+	for _, o := range opts {
+		o(&proc)
 	}
 	b.server.RegisterProcessor(t.Codes(), proc)
 	if _, pull := t[protocol.ReqPullMessage]; !pull {
 		b.vip.RegisterProcessor(t.Codes(), proc)
 	}
+}
+
+// procOption adjusts a processor.
+type procOption func(*remoting.Processor)
+
+// inlineWhen picks the requests served on the read loop instead of the
+// pool (remoting.Processor.InlineWhen).
+func inlineWhen(f func(*wire.Command) bool) procOption {
+	return func(p *remoting.Processor) { p.InlineWhen = f }
+}
+
+// rejectWhen answers SYSTEM_BUSY "[REJECTREQUEST]…" before queueing while
+// busy reports true (Java NettyRequestProcessor.rejectRequest; the send
+// processor's is isOSPageCacheBusy).
+func rejectWhen(busy func() bool) procOption {
+	return func(p *remoting.Processor) { p.RejectRequest = busy }
 }
 
 // vipAddr is the VIP port's address: listenPort-2 on the same host, or an

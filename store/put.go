@@ -99,8 +99,28 @@ func (s *Store) checkStatus() PutStatus {
 		return ServiceNotAvailable
 	case !s.Writable():
 		return ServiceNotAvailable
+	case s.OSPageCacheBusy():
+		return OSPageCacheBusy
 	}
 	return PutOK
+}
+
+// OSPageCacheBusy reports that an append has held the commit log's lock
+// for more than osPageCacheBusyTimeOutMills: puts are refused with
+// OS_PAGECACHE_BUSY meanwhile, and the broker turns sends away before
+// queueing them (Java isOSPageCacheBusy).
+func (s *Store) OSPageCacheBusy() bool {
+	return s.cl != nil && s.cl.PageCacheBusy(s.opt.Now, s.cfg.OsPageCacheBusyTimeOutMills)
+}
+
+// LockTimeMills is how long the append in progress has held the commit
+// log's lock, 0 when none does (Java lockTimeMills,
+// pageCacheLockTimeMills in the runtime info).
+func (s *Store) LockTimeMills() int64 {
+	if s.cl == nil {
+		return 0
+	}
+	return s.cl.LockHeld(s.opt.Now())
 }
 
 // PutMessage stores one message and, when the store syncs and the message

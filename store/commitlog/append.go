@@ -59,7 +59,9 @@ func (c *CommitLog) Append(p *Put) (Result, error) {
 		return Result{}, fmt.Errorf("%w: %d bytes, segment size %d", ErrTooLarge, n, c.cfg.SegmentSize)
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	now := c.cfg.Now()
+	c.lockedSince.Store(now)
+	defer c.unlock()
 	if c.closed {
 		return Result{}, ErrClosed
 	}
@@ -67,7 +69,7 @@ func (c *CommitLog) Append(p *Put) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	res := Result{WroteBytes: int(n), StoreTimestamp: c.cfg.Now(), WroteOffset: seg.Base() + seg.Wrote()}
+	res := Result{WroteBytes: int(n), StoreTimestamp: now, WroteOffset: seg.Base() + seg.Wrote()}
 	var next *int64 // the queue's counter
 	if p.Consumable {
 		next = c.queueCounter(p.QueueKey)
@@ -89,6 +91,33 @@ func (c *CommitLog) Append(p *Put) (Result, error) {
 	}
 	c.appended()
 	return res, nil
+}
+
+func (c *CommitLog) unlock() {
+	c.lockedSince.Store(0)
+	c.mu.Unlock()
+}
+
+// LockHeld is how long (ms, at now) the append in progress has held the
+// append lock, 0 when none does (Java CommitLog.lockTimeMills).
+func (c *CommitLog) LockHeld(now int64) int64 {
+	if since := c.lockedSince.Load(); since > 0 {
+		return max(now-since, 0)
+	}
+	return 0
+}
+
+// PageCacheBusy reports that an append has held the lock for more than
+// limit ms (the clock read only then): the page cache, or the disk behind
+// it, is stalling (Java DefaultMessageStore.isOSPageCacheBusy, which also
+// ignores a hold of 10,000,000 ms or more, a clock that jumped).
+func (c *CommitLog) PageCacheBusy(now func() int64, limit int64) bool {
+	since := c.lockedSince.Load()
+	if since == 0 {
+		return false
+	}
+	held := now() - since
+	return held > limit && held < 10_000_000
 }
 
 // queueCounter returns the next-offset counter of queue key, adding one at

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -113,6 +114,9 @@ type CommitLog struct {
 	commit *committer
 
 	mu sync.Mutex // the append lock; guards queueOffsets
+	// lockedSince is when the append holding mu took it (ms), 0 when no
+	// append holds it (Java beginTimeInLock).
+	lockedSince atomic.Int64
 	// queueOffsets is the next consume-queue offset per "topic-queueId"
 	// (Java topicQueueTable).
 	queueOffsets map[string]*int64

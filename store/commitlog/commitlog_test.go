@@ -368,3 +368,44 @@ func copyDir(t *testing.T, from, to string) {
 		require.NoError(t, os.WriteFile(filepath.Join(to, e.Name()), b, 0o644))
 	}
 }
+
+// TestLockHeld: while an append holds the lock, LockHeld counts from the
+// time it took it and PageCacheBusy reports holds over the limit (but not
+// a clock that jumped 10,000,000 ms); an append leaves the lock unmarked.
+func TestLockHeld(t *testing.T) {
+	var ms atomic.Int64
+	ms.Store(1_700_000_000_000)
+	cl := openLog(t, t.TempDir(), func(c *Config) { c.Now = ms.Load })
+	defer cl.Close()
+	now := func() int64 { return ms.Load() }
+	require.Zero(t, cl.LockHeld(now()))
+	require.False(t, cl.PageCacheBusy(now, 1000))
+
+	put(t, cl, "T", 0, "a")
+	require.Zero(t, cl.lockedSince.Load(), "an append unmarks the lock")
+
+	// An append stalled inside the lock, as Append marks it.
+	cl.mu.Lock()
+	cl.lockedSince.Store(ms.Load())
+	ms.Add(1000)
+	require.EqualValues(t, 1000, cl.LockHeld(now()))
+	require.False(t, cl.PageCacheBusy(now, 1000), "at the limit")
+	ms.Add(1)
+	require.True(t, cl.PageCacheBusy(now, 1000))
+	require.False(t, cl.PageCacheBusy(now, 2000))
+	ms.Add(10_000_000)
+	require.False(t, cl.PageCacheBusy(now, 1000), "a clock that jumped")
+	require.Zero(t, cl.LockHeld(cl.lockedSince.Load()-5), "never negative")
+
+	rec := record(t, "T", 0, "b")
+	done := make(chan Result)
+	go func() {
+		res, _ := cl.Append(&Put{Records: rec, QueueKey: "T-0", Consumable: true})
+		done <- res
+	}()
+	cl.unlock()
+	res := <-done
+	require.EqualValues(t, 1, res.QueueOffset)
+	require.Zero(t, cl.lockedSince.Load())
+	require.Equal(t, ms.Load(), res.StoreTimestamp, "stamped with the time the lock was taken")
+}
