@@ -365,6 +365,8 @@ func (b *Broker) registerAdminHandlers(groupsF *groups.Manager) {
 	b.addProcessor(workers(bc.EndTransactionThreadPoolNums), bc.EndTransactionPoolQueueCapacity, (&txHandlers{store: b.store,
 		slave: b.cfg.Store.BrokerRole == store.Slave, storeHost: b.storeHost(), maxBodySize: b.cfg.Store.MaxMessageSize,
 		log: b.log.WithField("component", "transaction")}).register)
+	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&halfAdmin{store: b.store,
+		log: b.log.WithField("component", "transaction")}).register)
 	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&maintAdmin{store: b.store, topics: b.topics,
 		log: b.log.WithField("component", "admin")}).register)
 	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&consumerAdmin{store: b.store, topics: b.topics, offsets: b.offsets,

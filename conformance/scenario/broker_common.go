@@ -47,6 +47,7 @@ type sentMsg struct {
 	QueueID     int    `json:"queueId"`
 	QueueOffset int64  `json:"queueOffset"`
 	LocalState  string `json:"localState"` // transaction mode: the local transaction's state
+	Resumed     *bool  `json:"resumed"`    // transaction-resume mode: RESUME_CHECK_HALF_MESSAGE's answer
 }
 
 // recvMsg is one delivery to a consumer (props: user properties only).
@@ -129,7 +130,7 @@ type consumeReq struct {
 	Consumers                 int
 	Quiet, Sleep              time.Duration
 	Produce                   []msgSpec     // sent once the group holds every queue
-	ProduceMode               string        // how: sync (default) or transaction (see startTxProducer)
+	ProduceMode               string        // how: sync (default), transaction or transaction-resume (see startTxProducer)
 	ProduceDelay              time.Duration // and this long after that
 	Wait                      time.Duration
 	MinReconsume              int // RECONSUME_LATER until delivered this often; count only then

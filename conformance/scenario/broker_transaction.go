@@ -23,6 +23,15 @@ func init() {
 		Run:     brokerTxCheck,
 	})
 	Register(&Scenario{
+		Name: "broker/transaction/resumeCheck",
+		Doc: "mqadmin's resumeCheckHalfMessage (RESUME_CHECK_HALF_MESSAGE) on 2 unknown half messages writes each again " +
+			"with TRANSACTION_CHECK_TIMES 0: the check asks the producer about both copies, which it commits, so each " +
+			"is delivered twice; a committed message once",
+		Tags:    tags("javaclient", "transaction"),
+		Timeout: brokerScenarioLimit,
+		Run:     brokerTxResume,
+	})
+	Register(&Scenario{
 		Name: "broker/transaction/commitRollback",
 		Doc: "a Java transactional producer commits 4 messages and rolls 4 back in its local transaction: " +
 			"a push consumer gets exactly the committed ones, with the properties Java's broker stores",
@@ -127,6 +136,49 @@ func brokerTxCheck(ctx context.Context, env *Env) error {
 	}
 	sort.Strings(bodies)
 	env.Observe("delivered", strings.Join(bodies, "\n"))
+	return nil
+}
+
+func brokerTxResume(ctx context.Context, env *Env) error {
+	const topic = "BrokerTxResume"
+	if err := createTopic(ctx, env, topic, 4, 6); err != nil {
+		return err
+	}
+	ss := []msgSpec{{Body: "txr-commit-0", Tags: "TagTx"}}
+	for i := range 2 {
+		ss = append(ss, msgSpec{Body: fmt.Sprintf("txr-unknown-%d", i), Tags: "TagTx", Keys: fmt.Sprintf("key-r%d", i)})
+	}
+	res, err := javaConsume(ctx, env, consumeReq{Topic: topic, Group: "CONF_BROKER_TXRESUME_CG", Prefix: "txr", Count: 3,
+		Produce: ss, ProduceMode: "transaction-resume", Quiet: 5 * time.Second, Wait: 45 * time.Second})
+	if err != nil {
+		return err
+	}
+	var states []string
+	for _, s := range res.Sent {
+		st := s.Body + "=" + s.LocalState
+		if s.Resumed != nil {
+			st += fmt.Sprintf(" resumed=%v", *s.Resumed)
+		}
+		states = append(states, st)
+	}
+	sort.Strings(states)
+	env.Observe("local states", strings.Join(states, "\n"))
+	if !res.Complete {
+		return fmt.Errorf("the consumer got %d messages, not the 3 committed", len(res.Messages))
+	}
+	seen := map[string]int{}
+	for _, m := range res.Messages {
+		seen[m.Body]++
+	}
+	var counts []string
+	for b, n := range seen {
+		counts = append(counts, fmt.Sprintf("%s x%d", b, n))
+	}
+	sort.Strings(counts)
+	env.Observe("deliveries", strings.Join(counts, "\n"))
+	if seen["txr-unknown-0"] != 2 || seen["txr-unknown-1"] != 2 || seen["txr-commit-0"] != 1 {
+		return fmt.Errorf("deliveries %v, want each unknown message twice and the committed one once", counts)
+	}
 	return nil
 }
 

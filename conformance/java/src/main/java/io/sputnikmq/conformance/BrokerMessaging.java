@@ -12,6 +12,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.MessageQueueSelector;
 import org.apache.rocketmq.client.producer.SendCallback;
@@ -23,6 +24,7 @@ import org.apache.rocketmq.client.producer.TransactionSendResult;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 
 /**
  * The "produce" and "consume" operations of {@link BrokerOps}.
@@ -129,13 +131,19 @@ final class BrokerMessaging {
             case "async":
                 return produceAsync(p, topic, specs);
             case "transaction":
-                for (JSONObject s : specs) {
-                    TransactionSendResult r = ((TransactionMQProducer) p).sendMessageInTransaction(message(topic, s), null);
-                    Map<String, Object> e = sent(s.getString("body"), r, 0);
-                    e.put("localState", r.getLocalTransactionState().name());
-                    out.add(e);
+                return produceTransactional(p, topic, specs, null);
+            case "transaction-resume": {
+                // RESUME_CHECK_HALF_MESSAGE: each unknown half message is written again for the check
+                DefaultMQAdminExt admin = new DefaultMQAdminExt(5000);
+                admin.setNamesrvAddr(p.getNamesrvAddr());
+                admin.setInstanceName(instanceName("resume-admin"));
+                admin.start();
+                try {
+                    return produceTransactional(p, topic, specs, admin);
+                } finally {
+                    admin.shutdown();
                 }
-                return out;
+            }
             case "oneway":
                 for (JSONObject s : specs) {
                     p.sendOneway(message(topic, s));
@@ -158,6 +166,40 @@ final class BrokerMessaging {
             }
             default:
                 throw new IllegalArgumentException("unknown mode " + mode);
+        }
+    }
+
+    private static List<Map<String, Object>> produceTransactional(DefaultMQProducer p, String topic,
+        List<JSONObject> specs, DefaultMQAdminExt resumeWith) throws Exception {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (JSONObject s : specs) {
+            TransactionSendResult r = ((TransactionMQProducer) p).sendMessageInTransaction(message(topic, s), null);
+            Map<String, Object> e = sent(s.getString("body"), r, 0);
+            e.put("localState", r.getLocalTransactionState().name());
+            if (resumeWith != null && r.getLocalTransactionState() == LocalTransactionState.UNKNOW) {
+                e.put("resumed", resumeHalf(resumeWith, r.getMsgId()));
+            }
+            out.add(e);
+        }
+        return out;
+    }
+
+    /**
+     * The admin's resumeCheckHalfMessage(topic, msgId) for a half message, found by its unique key in
+     * RMQ_SYS_TRANS_HALF_TOPIC (a TransactionSendResult has no offset message id), retried for 10 s
+     * while the broker has not indexed it yet.
+     */
+    private static boolean resumeHalf(DefaultMQAdminExt admin, String uniqKey) throws Exception {
+        long deadline = System.currentTimeMillis() + 10000;
+        while (true) {
+            try {
+                return admin.resumeCheckHalfMessage("RMQ_SYS_TRANS_HALF_TOPIC", uniqKey);
+            } catch (MQClientException e) {
+                if (System.currentTimeMillis() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(200);
+            }
         }
     }
 
@@ -249,7 +291,7 @@ final class BrokerMessaging {
                 long readyMs = req.getLongValue("readyTimeoutMs") > 0 ? req.getLongValue("readyTimeoutMs") : 45000;
                 out.put("ready", g.awaitReady(g.size(), readyMs));
                 out.put("assignment", g.assignment());
-                DefaultMQProducer p = "transaction".equals(prod.getString("mode"))
+                DefaultMQProducer p = prod.getString("mode").startsWith("transaction")
                     ? startTxProducer(g.ns, prod.getString("group")) : startProducer(g.ns, prod.getString("group"));
                 g.quiet(req.getLongValue("produceDelayMs"));
                 out.put("producedAtMs", System.currentTimeMillis());
