@@ -77,11 +77,18 @@ type Broker struct {
 
 // New builds the broker from its configuration and opens the store
 // (recovering it); nothing listens until Start.
+//
+// A configuration with aclEnable=true is refused (ErrACLUnsupported):
+// Sputnik does not check access yet, and serving every client without the
+// checks the operator asked for would be worse than not starting.
 func New(cfg *brokerconfig.Startup, opt Options) (*Broker, error) {
 	if opt.Log == nil {
 		l := logrus.New()
 		l.SetLevel(logrus.PanicLevel)
 		opt.Log = logrus.NewEntry(l)
+	}
+	if cfg.Broker.ACLEnable {
+		return nil, ErrACLUnsupported
 	}
 	b := &Broker{cfg: cfg, opt: opt, log: opt.Log, stop: make(chan struct{})}
 	if err := b.openManagers(); err != nil {
@@ -92,6 +99,11 @@ func New(cfg *brokerconfig.Startup, opt Options) (*Broker, error) {
 	}
 	return b, nil
 }
+
+// ErrACLUnsupported: the configuration enables ACL, which Sputnik does not
+// implement yet.
+var ErrACLUnsupported = errors.New("aclEnable=true: this Sputnik build does not implement ACL (plain_acl.yml); " +
+	"refusing to start rather than accept every client unchecked. Set aclEnable=false, or keep a Java broker, to run")
 
 func (b *Broker) openManagers() error {
 	bc, root := &b.cfg.Broker, b.cfg.Store.StorePathRootDir
