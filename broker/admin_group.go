@@ -7,9 +7,19 @@ package broker
 //	GET_ALL_SUBSCRIPTIONGROUP_CONFIG (201)     SubscriptionGroupManager.encode()
 //	DELETE_SUBSCRIPTIONGROUP (207)             drop a group, optionally its offsets
 //	GET_ALL_CONSUMER_OFFSET (43)               ConsumerOffsetManager.encode()
+//	QUERY_CORRECTION_OFFSET (216)              per queue of a topic, the smallest
+//	                                           offset of the groups not filtered
+//	                                           out, or Long.MAX_VALUE where the
+//	                                           compare group is behind it
 //
 // Java 4.9.8 mirror: AdminBrokerProcessor.updateAndCreateSubscriptionGroup,
-// getAllSubscriptionGroup, deleteSubscriptionGroup, getAllConsumerOffset.
+// getAllSubscriptionGroup, deleteSubscriptionGroup, getAllConsumerOffset,
+// queryCorrectionOffset.
+//
+// Better than Java's queryCorrectionOffset: the filter groups are skipped,
+// not deleted from the offset table (see broker/offsets), and a queue the
+// compare group has an offset of but no other group does is left out
+// where Java answers SYSTEM_ERROR (a NullPointerException).
 // GET_ALL_DELAY_OFFSET (45), the fourth table a slave copies, is in
 // admin_maint.go.
 
@@ -17,9 +27,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/sputnikmq/sputnik/broker/body"
 	"github.com/sputnikmq/sputnik/broker/groups"
 	"github.com/sputnikmq/sputnik/broker/offsets"
 	"github.com/sputnikmq/sputnik/compat/fastjson"
@@ -48,6 +60,7 @@ func (h *groupAdmin) register(t handlerTable) {
 	t.Add(protocol.ReqGetAllSubscriptiongroupConfig, h.allGroups)
 	t.Add(protocol.ReqDeleteSubscriptiongroup, h.deleteGroup)
 	t.Add(protocol.ReqGetAllConsumerOffset, h.allConsumerOffsets)
+	t.Add(protocol.ReqQueryCorrectionOffset, h.correctionOffset)
 }
 
 func (h *groupAdmin) updateGroup(_ context.Context, c *remoting.Conn, req *wire.Command) (*wire.Command, error) {
@@ -202,4 +215,31 @@ func remoteOf(c *remoting.Conn) string {
 		return ""
 	}
 	return c.RemoteAddr()
+}
+
+func (h *groupAdmin) correctionOffset(_ context.Context, _ *remoting.Conn, req *wire.Command) (*wire.Command, error) {
+	var hdr protocol.QueryCorrectionOffsetHeader
+	if err := hdr.DecodeFrom(req); err != nil {
+		return nil, err
+	}
+	resp := success(req)
+	resp.Body = body.EncodeQueryCorrectionOffsetBody(h.correction(hdr.Topic, hdr.FilterGroups, hdr.CompareGroup))
+	return resp, nil
+}
+
+// correction is the correction table: Long.MAX_VALUE marks a queue where
+// the compare group's offset is below the others' smallest.
+func (h *groupAdmin) correction(topic, filterGroups, compareGroup string) []body.QueueOffset {
+	mins := h.offsets.MinOffsetInAllGroups(topic, filterGroups)
+	compare, _ := h.offsets.QueryAll(compareGroup, topic)
+	rows := make([]body.QueueOffset, len(mins))
+	for i, m := range mins {
+		rows[i] = body.QueueOffset{QueueID: m.QueueID, Offset: m.Offset}
+		for _, c := range compare {
+			if c.QueueID == m.QueueID && m.Offset > c.Offset {
+				rows[i].Offset = math.MaxInt64
+			}
+		}
+	}
+	return rows
 }

@@ -150,3 +150,26 @@ func EncodeGetConsumerStatusBody(table []ConsumerStatus) []byte {
 		w.EndObject()
 	})
 }
+
+// QueueOffset is one queue's offset in a map keyed by queue id.
+type QueueOffset struct {
+	QueueID int32
+	Offset  int64
+}
+
+// EncodeQueryCorrectionOffsetBody is QueryCorrectionOffsetBody.encode():
+// {"correctionOffsets":{0:5,1:9}}, the HashMap<Integer, Long> in the order
+// of rows (the caller's Java map order).
+func EncodeQueryCorrectionOffsetBody(rows []QueueOffset) []byte {
+	return encodeCompact(func(w *fastjson.Writer) {
+		w.BeginObject()
+		w.Key("correctionOffsets")
+		w.BeginObject()
+		for _, r := range rows {
+			w.KeyInt(int64(r.QueueID))
+			w.Int64(r.Offset)
+		}
+		w.EndObject()
+		w.EndObject()
+	})
+}

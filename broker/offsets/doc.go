@@ -21,17 +21,17 @@
 //
 // # Java behaviour kept on purpose
 //
-//   - MinOffsetInAllGroups with filter groups deletes, from the live table,
-//     every key of those groups, for every topic: Java removes them through
-//     offsetTable.keySet()'s iterator (QUERY_CORRECTION_OFFSET). The next
-//     persist writes the table without them, so this is kept to write the
-//     same file; the caller is warned in its doc.
 //   - Keys that do not split into exactly topic and group on '@' are
 //     skipped by TopicsOf, GroupsOf, RemoveGroup and ScanUnsubscribed;
 //     MinOffsetInAllGroups takes the part before the first '@' as the topic.
 //
 // # Differences from Java
 //
+//   - MinOffsetInAllGroups skips the filter groups. Java deletes, from the
+//     live table, every key of those groups, for every topic (it removes
+//     them through offsetTable.keySet()'s iterator), so a QUERY_CORRECTION_OFFSET
+//     naming a group silently drops that group's committed offsets at the
+//     next persist. No client depends on that.
 //   - Clone builds the copy with commits (a 32-capacity map) where Java uses
 //     `new ConcurrentHashMap<>(map)` (a 16-bin table presized for the
 //     count): the copied queues iterate the same unless the group has at

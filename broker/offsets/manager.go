@@ -3,6 +3,7 @@ package offsets
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -219,22 +220,20 @@ func (m *Manager) behindStore(topic string, q *config.QueueOffsets) bool {
 // topic, the smallest offset any group committed that is still at or
 // above the store's minimum, in the order of Java's HashMap.
 //
-// filterGroups is a comma-separated list of groups to leave out, and — as
-// Java does — every offset key of those groups, of any topic, is deleted
-// from the table (see the package doc).
+// filterGroups is a comma-separated list of groups to leave out. Java
+// leaves them out by deleting every offset key of those groups, of any
+// topic, from the live table; here they are only skipped (see the package
+// doc).
 func (m *Manager) MinOffsetInAllGroups(topic, filterGroups string) []QueueOffset {
+	var skip []string
 	if !isBlank(filterGroups) {
-		for _, group := range strings.Split(filterGroups, ",") {
-			m.removeIf(func(key string, _ *config.QueueOffsets) bool {
-				parts := javaSplit(key)
-				return len(parts) > 1 && parts[1] == group
-			})
-		}
+		skip = strings.Split(filterGroups, ",")
 	}
 	result := jhash.NewMap[int32, int64](func(k int32) int32 { return k }, -1)
 	m.mu.RLock()
 	m.table.Range(func(key string, q *config.QueueOffsets) bool {
-		if parts := javaSplit(key); len(parts) == 0 || parts[0] != topic {
+		parts := javaSplit(key)
+		if len(parts) == 0 || parts[0] != topic || len(parts) > 1 && slices.Contains(skip, parts[1]) {
 			return true
 		}
 		q.Range(func(id int32, off int64) bool {

@@ -20,6 +20,7 @@ import org.apache.rocketmq.common.protocol.body.BrokerStatsItem;
 import org.apache.rocketmq.common.protocol.body.ConsumeQueueData;
 import org.apache.rocketmq.common.protocol.body.ConsumeStatsList;
 import org.apache.rocketmq.common.protocol.body.QueryConsumeQueueResponseBody;
+import org.apache.rocketmq.common.protocol.body.QueryCorrectionOffsetBody;
 import org.apache.rocketmq.common.protocol.heartbeat.SubscriptionData;
 import org.apache.rocketmq.filter.util.BitsArray;
 import org.apache.rocketmq.store.ConsumeQueueExt;
@@ -64,6 +65,8 @@ import org.apache.rocketmq.remoting.protocol.RemotingSerializable;
  *                                                with line breaks as \n
  *   timespan    BROKER TOPIC:Q:MIN:MAX:CONSUME:DELAY ...
  *                                                QueryConsumeTimeSpanBody.encode()
+ *   correction  Q:OFF ...                        QueryCorrectionOffsetBody.encode() (HashMap filled
+ *                                                in order)
  *   producers   G=GROUP | CLIENTID,IP:PORT,LANG,VERSION,TS ...
  *                                                ProducerTableInfo.encode() (HashMap of lists)
  *   statsdata   SUM:TPS:AVGPT (minute) (hour) (day)
@@ -221,6 +224,16 @@ public final class AdminBodies {
                 }
                 QueryConsumeTimeSpanBody b = new QueryConsumeTimeSpanBody();
                 b.setConsumeTimeSpanSet(spans);
+                return new String(b.encode(), StandardCharsets.UTF_8);
+            }
+            case "correction": {
+                Map<Integer, Long> offsets = new HashMap<>();
+                for (int i = 1; i < f.length; i++) {
+                    String[] p = f[i].split(":");
+                    offsets.put(Integer.parseInt(p[0]), Long.parseLong(p[1]));
+                }
+                QueryCorrectionOffsetBody b = new QueryCorrectionOffsetBody();
+                b.setCorrectionOffsets(offsets);
                 return new String(b.encode(), StandardCharsets.UTF_8);
             }
             case "producers": {
