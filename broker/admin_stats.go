@@ -370,6 +370,20 @@ type runtimeInfo struct {
 	Now func() time.Time
 	// Daily holds the totals recorded at midnight (nil: all 0).
 	Daily *dailyRecorder
+	// QueueLen is how many requests of a code wait for a worker, on both
+	// ports (nil: all 0).
+	QueueLen func(protocol.RequestCode) int
+}
+
+// queueSize is Java's executor queue size for the codes sharing it.
+func (r runtimeInfo) queueSize(codes ...protocol.RequestCode) string {
+	n := 0
+	if r.QueueLen != nil {
+		for _, c := range codes {
+			n += r.QueueLen(c)
+		}
+	}
+	return strconv.Itoa(n)
 }
 
 // dailyTotals is BrokerStats' morning figures.
@@ -415,9 +429,8 @@ func (d *dailyRecorder) run(stop <-chan struct{}, s *store.Store) {
 }
 
 // table is prepareRuntimeInfo: a HashMap(64) filled in Java's order. Keys
-// of statistics Sputnik does not keep (thread-pool queue sizes and head
-// wait times) carry the values of an idle Java broker; the schedule
-// service's
+// of statistics Sputnik does not keep (the thread-pool queues' head wait
+// times) carry the values of an idle Java broker; the schedule service's
 // scheduleMessageOffset_N keys are left out (the store has none).
 func (r runtimeInfo) table(s *store.Store) *jhash.Map[string, string] {
 	m := jhash.NewMap[string, string](jhash.String, 64)
@@ -498,13 +511,15 @@ func (r runtimeInfo) brokerStats(rs store.RuntimeStats, put func(k, v string)) {
 	put("msgGetTotalYesterdayMorning", i64(d.getYesterday))
 	put("msgGetTotalTodayMorning", i64(d.getToday))
 	put("msgGetTotalTodayNow", i64(rs.Transferred))
-	put("sendThreadPoolQueueSize", "0")
+	// Java's send executor serves the sends and CONSUMER_SEND_MSG_BACK,
+	// two processors (two pools) here.
+	put("sendThreadPoolQueueSize", r.queueSize(protocol.ReqSendMessageV2, protocol.ReqConsumerSendMsgBack))
 	put("sendThreadPoolQueueCapacity", i32(bc.SendThreadPoolQueueCapacity))
-	put("pullThreadPoolQueueSize", "0")
+	put("pullThreadPoolQueueSize", r.queueSize(protocol.ReqPullMessage))
 	put("pullThreadPoolQueueCapacity", i32(bc.PullThreadPoolQueueCapacity))
-	put("queryThreadPoolQueueSize", "0")
+	put("queryThreadPoolQueueSize", r.queueSize(protocol.ReqQueryMessage))
 	put("queryThreadPoolQueueCapacity", i32(bc.QueryThreadPoolQueueCapacity))
-	put("EndTransactionQueueSize", "0")
+	put("EndTransactionQueueSize", r.queueSize(protocol.ReqEndTransaction))
 	put("EndTransactionThreadPoolQueueCapacity", i32(bc.EndTransactionPoolQueueCapacity))
 }
 

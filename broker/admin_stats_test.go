@@ -490,3 +490,13 @@ func TestViewBrokerStatsData(t *testing.T) {
 	resp = call(t, handlers(h.register)[protocol.ReqGetConsumeStats], request(protocol.ReqGetConsumeStats, &protocol.GetConsumeStatsRequestHeader{ConsumerGroup: "G"}))
 	require.Contains(t, string(resp.Body), `"consumeTps":0.1,`) // 2 pulled over the 20 s window
 }
+
+// The queue sizes add the pools that Java's one executor stands for.
+func TestRuntimeQueueSizes(t *testing.T) {
+	waiting := map[protocol.RequestCode]int{protocol.ReqSendMessageV2: 3, protocol.ReqConsumerSendMsgBack: 2, protocol.ReqPullMessage: 7}
+	r := runtimeInfo{QueueLen: func(c protocol.RequestCode) int { return waiting[c] }}
+	require.Equal(t, "5", r.queueSize(protocol.ReqSendMessageV2, protocol.ReqConsumerSendMsgBack))
+	require.Equal(t, "7", r.queueSize(protocol.ReqPullMessage))
+	require.Equal(t, "0", r.queueSize(protocol.ReqEndTransaction))
+	require.Equal(t, "0", runtimeInfo{}.queueSize(protocol.ReqPullMessage))
+}

@@ -373,7 +373,7 @@ func (b *Broker) registerAdminHandlers(groupsF *groups.Manager) {
 		rejectWhen(b.store.OSPageCacheBusy))
 	b.addProcessor(workers(bc.QueryMessageThreadPoolNums), bc.QueryThreadPoolQueueCapacity, (&queryHandlers{store: b.store}).register)
 	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&statsAdmin{store: b.store, topics: b.topics, offsets: b.offsets, consumers: b.consumers,
-		groups: b.groups.Groups, brokerName: bc.BrokerName, brokerAddr: b.Addr, stats: b.stats, runtime: runtimeInfo{BootTime: b.bootMs, Broker: bc, Daily: b.daily}}).register)
+		groups: b.groups.Groups, brokerName: bc.BrokerName, brokerAddr: b.Addr, stats: b.stats, runtime: runtimeInfo{BootTime: b.bootMs, Broker: bc, Daily: b.daily, QueueLen: b.queueLen}}).register)
 	b.addProcessor(workers(bc.EndTransactionThreadPoolNums), bc.EndTransactionPoolQueueCapacity, (&txHandlers{store: b.store,
 		slave: b.cfg.Store.BrokerRole == store.Slave, storeHost: b.storeHost(), maxBodySize: b.cfg.Store.MaxMessageSize,
 		log: b.log.WithField("component", "transaction")}).register)
@@ -392,6 +392,16 @@ func (b *Broker) registerAdminHandlers(groupsF *groups.Manager) {
 			b.topics.NextDataVersion()
 			go b.registerAll()
 		}}).register)
+}
+
+// queueLen is how many requests of code wait for a worker on the main
+// and the VIP port.
+func (b *Broker) queueLen(code protocol.RequestCode) int {
+	n := b.server.QueueLen(code)
+	if b.vip != nil {
+		n += b.vip.QueueLen(code)
+	}
+	return n
 }
 
 // adminQueue bounds the admin pools' queues (Java's adminBrokerExecutor

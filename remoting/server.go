@@ -81,6 +81,18 @@ func (s *Server) RegisterProcessor(codes []protocol.RequestCode, p Processor) {
 	s.ep.procs.register(codes, p)
 }
 
+// QueueLen is how many requests wait for a worker of code's processor
+// (Java's executor queue size): 0 for an inline processor or an unknown
+// code.
+func (s *Server) QueueLen(code protocol.RequestCode) int {
+	if m := s.ep.procs.codes.Load(); m != nil {
+		if p := (*m)[int32(code)]; p != nil && p.pool != nil {
+			return p.pool.Waiting()
+		}
+	}
+	return 0
+}
+
 // SetDefaultProcessor serves the codes no processor is registered for.
 func (s *Server) SetDefaultProcessor(p Processor) { s.ep.procs.setDefault(p) }
 

@@ -225,6 +225,8 @@ func TestQueuedPoolWaitsThenOverloads(t *testing.T) {
 		}))
 		waitFor(t, 5*time.Second, func() bool { return s.ep.handlers.n.Load() >= int64(i+1) })
 	}
+	waitFor(t, 5*time.Second, func() bool { return s.QueueLen(codeBlock) == 1 })
+	assert.Zero(t, s.QueueLen(codeEcho), "an unregistered code")
 	third := newClient(t, ClientConfig{})
 	resp, err := third.InvokeSync(ctxTimeout(t, 5*time.Second), addr, request(codeBlock, 0, "3"))
 	require.NoError(t, err)
