@@ -29,6 +29,11 @@ func TestDelayOffsets(t *testing.T) {
 	require.Eventually(t, func() bool {
 		return string(call(t, h, request(protocol.ReqGetAllDelayOffset, nil)).Body) == `{"offsetTable":{1:1}}`
 	}, 10*time.Second, 50*time.Millisecond)
+
+	// The runtime info shows the level's progress as buildRunningStats
+	// does: "offset,maxOffset" of its SCHEDULE_TOPIC_XXXX queue.
+	resp = call(t, handlers(e.stats().register)[protocol.ReqGetBrokerRuntimeInfo], request(protocol.ReqGetBrokerRuntimeInfo, nil))
+	require.Contains(t, runtimeKV(t, resp.Body), "scheduleMessageOffset_1=1,1")
 }
 
 // TestSystemTopicList pins the list to Java's HashSet of the same names.

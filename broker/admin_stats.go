@@ -20,9 +20,7 @@ package broker
 // StoreStatsService.getRuntimeInfo.
 //
 // consumeTps is the group's pull rate over the last minute
-// (broker/stats, BrokerStatsManager.tpsGroupGetNums). The runtime keys of
-// statistics Sputnik does not keep carry Java's values for a broker that
-// has done nothing (see runtimeInfo.table).
+// (broker/stats, BrokerStatsManager.tpsGroupGetNums).
 //
 //	VIEW_BROKER_STATS_DATA (315)      BrokerStatsData of one stats item: minute,
 //	                                  hour and day sum, TPS and average (statsAll)
@@ -373,6 +371,21 @@ type runtimeInfo struct {
 	// QueueLen is how many requests of a code wait for a worker, on both
 	// ports (nil: all 0).
 	QueueLen func(protocol.RequestCode) int
+	// QueueHeadWait is how long the longest-waiting of them has waited
+	// (nil: 0).
+	QueueHeadWait func(protocol.RequestCode) time.Duration
+}
+
+// headWait is Java's headSlowTimeMills for the codes sharing an executor:
+// the longest wait (ms).
+func (r runtimeInfo) headWait(codes ...protocol.RequestCode) string {
+	var d time.Duration
+	if r.QueueHeadWait != nil {
+		for _, c := range codes {
+			d = max(d, r.QueueHeadWait(c))
+		}
+	}
+	return strconv.FormatInt(d.Milliseconds(), 10)
 }
 
 // queueSize is Java's executor queue size for the codes sharing it.
@@ -428,10 +441,7 @@ func (d *dailyRecorder) run(stop <-chan struct{}, s *store.Store) {
 	}
 }
 
-// table is prepareRuntimeInfo: a HashMap(64) filled in Java's order. Keys
-// of statistics Sputnik does not keep (the thread-pool queues' head wait
-// times) carry the values of an idle Java broker; the schedule service's
-// scheduleMessageOffset_N keys are left out (the store has none).
+// table is prepareRuntimeInfo: a HashMap(64) filled in Java's order.
 func (r runtimeInfo) table(s *store.Store) *jhash.Map[string, string] {
 	m := jhash.NewMap[string, string](jhash.String, 64)
 	put := func(k, v string) { m.Put(k, v) }
@@ -447,15 +457,19 @@ func (r runtimeInfo) table(s *store.Store) *jhash.Map[string, string] {
 	}
 	put("commitLogDiskRatio", javalang.FormatDouble(minRatio))
 	put("consumeQueueDiskRatio", javalang.FormatDouble(store.DiskUsage(cfg.StorePathRootDir+"/consumequeue")))
+	if stats, err := s.ScheduleStats(); err == nil { // an unreadable delayOffset.json leaves them out
+		for _, st := range stats {
+			put(fmt.Sprintf("scheduleMessageOffset_%d", st.Level), fmt.Sprintf("%d,%d", st.Offset, st.MaxOff))
+		}
+	}
 	put("commitLogMinOffset", i64(s.MinPhyOffset()))
 	put("commitLogMaxOffset", i64(s.MaxPhyOffset()))
 	r.brokerStats(rs, put)
 	put("dispatchBehindBytes", i64(s.DispatchBehind()))
 	put("pageCacheLockTimeMills", i64(s.LockTimeMills()))
-	for _, k := range []string{"sendThreadPoolQueueHeadWaitTimeMills",
-		"pullThreadPoolQueueHeadWaitTimeMills", "queryThreadPoolQueueHeadWaitTimeMills"} {
-		put(k, "0")
-	}
+	put("sendThreadPoolQueueHeadWaitTimeMills", r.headWait(protocol.ReqSendMessageV2, protocol.ReqConsumerSendMsgBack))
+	put("pullThreadPoolQueueHeadWaitTimeMills", r.headWait(protocol.ReqPullMessage))
+	put("queryThreadPoolQueueHeadWaitTimeMills", r.headWait(protocol.ReqQueryMessage))
 	put("earliestMessageTimeStamp", i64(s.EarliestTime()))
 	put("startAcceptSendRequestTimeStamp", i64(r.Broker.StartAcceptSendRequestTimeStamp))
 	put("remainTransientStoreBufferNumbs", strconv.Itoa(remainTransientBuffers(s.CommitLog().Staged(), cfg.TransientStorePoolSize)))

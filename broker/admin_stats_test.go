@@ -500,3 +500,14 @@ func TestRuntimeQueueSizes(t *testing.T) {
 	require.Equal(t, "0", r.queueSize(protocol.ReqEndTransaction))
 	require.Equal(t, "0", runtimeInfo{}.queueSize(protocol.ReqPullMessage))
 }
+
+// The head wait is the longest of the pools Java's one executor stands
+// for, in ms.
+func TestRuntimeHeadWait(t *testing.T) {
+	wait := map[protocol.RequestCode]time.Duration{protocol.ReqSendMessageV2: 250 * time.Millisecond,
+		protocol.ReqConsumerSendMsgBack: 1200 * time.Millisecond}
+	r := runtimeInfo{QueueHeadWait: func(c protocol.RequestCode) time.Duration { return wait[c] }}
+	require.Equal(t, "1200", r.headWait(protocol.ReqSendMessageV2, protocol.ReqConsumerSendMsgBack))
+	require.Equal(t, "0", r.headWait(protocol.ReqPullMessage))
+	require.Equal(t, "0", runtimeInfo{}.headWait(protocol.ReqPullMessage))
+}

@@ -373,7 +373,8 @@ func (b *Broker) registerAdminHandlers(groupsF *groups.Manager) {
 		rejectWhen(b.store.OSPageCacheBusy))
 	b.addProcessor(workers(bc.QueryMessageThreadPoolNums), bc.QueryThreadPoolQueueCapacity, (&queryHandlers{store: b.store}).register)
 	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&statsAdmin{store: b.store, topics: b.topics, offsets: b.offsets, consumers: b.consumers,
-		groups: b.groups.Groups, brokerName: bc.BrokerName, brokerAddr: b.Addr, stats: b.stats, runtime: runtimeInfo{BootTime: b.bootMs, Broker: bc, Daily: b.daily, QueueLen: b.queueLen}}).register)
+		groups: b.groups.Groups, brokerName: bc.BrokerName, brokerAddr: b.Addr, stats: b.stats, runtime: runtimeInfo{BootTime: b.bootMs, Broker: bc, Daily: b.daily, QueueLen: b.queueLen,
+			QueueHeadWait: b.queueHeadWait}}).register)
 	b.addProcessor(workers(bc.EndTransactionThreadPoolNums), bc.EndTransactionPoolQueueCapacity, (&txHandlers{store: b.store,
 		slave: b.cfg.Store.BrokerRole == store.Slave, storeHost: b.storeHost(), maxBodySize: b.cfg.Store.MaxMessageSize,
 		log: b.log.WithField("component", "transaction")}).register)
@@ -402,6 +403,16 @@ func (b *Broker) queueLen(code protocol.RequestCode) int {
 		n += b.vip.QueueLen(code)
 	}
 	return n
+}
+
+// queueHeadWait is the longest wait for a worker of code's processor on
+// either port.
+func (b *Broker) queueHeadWait(code protocol.RequestCode) time.Duration {
+	d := b.server.QueueHeadWait(code)
+	if b.vip != nil {
+		d = max(d, b.vip.QueueHeadWait(code))
+	}
+	return d
 }
 
 // adminQueue bounds the admin pools' queues (Java's adminBrokerExecutor

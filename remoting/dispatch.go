@@ -20,6 +20,7 @@ package remoting
 import (
 	"fmt"
 	"runtime/debug"
+	"time"
 
 	"github.com/sirupsen/logrus"
 
@@ -55,12 +56,20 @@ func (c *Conn) handleRequest(req *wire.Command) {
 // submit hands req to p's pool; when the pool refuses it, the request is
 // answered SYSTEM_BUSY "[OVERLOAD]…" (or dropped, if oneway) like Java.
 func (c *Conn) submit(p *processor, req *wire.Command) {
+	var token uint64
+	busy := p.pool.Free() == 0 // the submit will wait, or be refused
+	if busy {
+		token = p.waiting.enter(time.Now())
+	}
 	err := p.pool.Submit(func() {
 		defer c.ep.handlers.done()
 		if resp := c.runHandler(p, req); resp != nil {
 			_ = c.enqueue(outItem{cmd: resp, after: req})
 		}
 	})
+	if busy {
+		p.waiting.leave(token)
+	}
 	if err == nil {
 		return
 	}

@@ -53,7 +53,8 @@ type Processor struct {
 
 type processor struct {
 	Processor
-	pool *ants.Pool
+	pool    *ants.Pool
+	waiting waiters // submits waiting for a worker
 }
 
 // table maps request codes to processors. Lookups are lock-free; a

@@ -85,12 +85,30 @@ func (s *Server) RegisterProcessor(codes []protocol.RequestCode, p Processor) {
 // (Java's executor queue size): 0 for an inline processor or an unknown
 // code.
 func (s *Server) QueueLen(code protocol.RequestCode) int {
-	if m := s.ep.procs.codes.Load(); m != nil {
-		if p := (*m)[int32(code)]; p != nil && p.pool != nil {
-			return p.pool.Waiting()
-		}
+	if p := s.pooled(code); p != nil {
+		return p.pool.Waiting()
 	}
 	return 0
+}
+
+// QueueHeadWait is how long the request that has waited longest for a
+// worker of code's processor has waited (Java's queue head wait time), 0
+// when none waits.
+func (s *Server) QueueHeadWait(code protocol.RequestCode) time.Duration {
+	if p := s.pooled(code); p != nil {
+		return p.waiting.headWait(time.Now())
+	}
+	return 0
+}
+
+// pooled is code's registered processor when it has a pool.
+func (s *Server) pooled(code protocol.RequestCode) *processor {
+	if m := s.ep.procs.codes.Load(); m != nil {
+		if p := (*m)[int32(code)]; p != nil && p.pool != nil {
+			return p
+		}
+	}
+	return nil
 }
 
 // SetDefaultProcessor serves the codes no processor is registered for.

@@ -227,6 +227,8 @@ func TestQueuedPoolWaitsThenOverloads(t *testing.T) {
 	}
 	waitFor(t, 5*time.Second, func() bool { return s.QueueLen(codeBlock) == 1 })
 	assert.Zero(t, s.QueueLen(codeEcho), "an unregistered code")
+	waitFor(t, 5*time.Second, func() bool { return s.QueueHeadWait(codeBlock) >= 20*time.Millisecond })
+	assert.Zero(t, s.QueueHeadWait(codeEcho))
 	third := newClient(t, ClientConfig{})
 	resp, err := third.InvokeSync(ctxTimeout(t, 5*time.Second), addr, request(codeBlock, 0, "3"))
 	require.NoError(t, err)
@@ -235,6 +237,8 @@ func TestQueuedPoolWaitsThenOverloads(t *testing.T) {
 	for i := 0; i < 2; i++ {
 		assert.Equal(t, int32(protocol.RespSuccess), (<-results).Code)
 	}
+	assert.Zero(t, s.QueueLen(codeBlock))
+	assert.Zero(t, s.QueueHeadWait(codeBlock), "nobody waits any more")
 	assert.Equal(t, int32(2), b.started.Load())
 }
 

@@ -325,6 +325,43 @@ func (s *Store) runService(fn func(stop <-chan struct{})) {
 	}()
 }
 
+// ScheduleStat is one delay level's progress: its offset in its
+// SCHEDULE_TOPIC_XXXX queue and that queue's max offset.
+type ScheduleStat struct {
+	Level          int32
+	Offset, MaxOff int64
+}
+
+// ScheduleStats is ScheduleMessageService.buildRunningStats: every delay
+// level of the offset table (the running one on a master, the file's on a
+// slave), in the table's order.
+func (s *Store) ScheduleStats() ([]ScheduleStat, error) {
+	var out []ScheduleStat
+	collect := func(t *config.DelayOffsets) {
+		t.Range(func(level int32, off int64) bool {
+			out = append(out, ScheduleStat{Level: level, Offset: off})
+			return true
+		})
+	}
+	if sc := s.sched.Load(); sc != nil {
+		sc.mu.Lock()
+		collect(sc.offsets)
+		sc.mu.Unlock()
+	} else {
+		loaded, found, err := config.Load(config.DelayOffsetPath(s.cfg.StorePathRootDir), config.DecodeDelayOffsets)
+		if err != nil {
+			return nil, fmt.Errorf("store: load delay offsets: %w", err)
+		}
+		if found {
+			collect(loaded)
+		}
+	}
+	for i := range out {
+		out[i].MaxOff = s.MaxOffsetInQueue(ScheduleTopic, out[i].Level-1)
+	}
+	return out, nil
+}
+
 // DelayOffsets is ScheduleMessageService.encode(), the GET_ALL_DELAY_OFFSET
 // answer: how far each delay level's queue has been delivered. A slave
 // delivers nothing and answers its delayOffset.json (which Java's slave
