@@ -116,10 +116,11 @@ func TestBrokerStatusKeys(t *testing.T) {
 	in := "brokerVersionDesc: V4_9_8\nputTps: 1.0 2.0\ncommitLogDiskRatio_/tmp/x/store/commitlog: 0.5\nbrokerVersion: 409\nno colon\n" +
 		"putLatency99: 0.99\nputLatency999: 1\nputMessageDistributeTime: null\n" +
 		"getMessageEntireTimeMax: 3\nputMessageEntireTimeMax: -1\n" +
+		"scheduleMessageOffset_3: 4,5\nscheduleMessageOffset_2: x\n" +
 		"putMessageDistributeTime: [<=0ms]:1 [0~10ms]:0 [10~50ms]:0 [50~100ms]:0 [100~200ms]:0 [200~500ms]:0 [500ms~1s]:0 [1~2s]:0 [2~3s]:0 [3~4s]:0 [4~5s]:0 [5~10s]:0 [10s~]:0 "
 	want := "brokerVersion: 409\nbrokerVersionDesc: V4_9_8\ncommitLogDiskRatio_<path>\ngetMessageEntireTimeMax: <shape>\n" +
 		"putLatency999: 1\nputLatency99: <shape>\nputMessageDistributeTime: <shape>\nputMessageDistributeTime: <shape>\n" +
-		"putMessageEntireTimeMax: -1\nputTps"
+		"putMessageEntireTimeMax: -1\nputTps\nscheduleMessageOffset_2: x"
 	if got := brokerStatusKeys(in); got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
