@@ -118,13 +118,10 @@ func (h *statsAdmin) viewStatsData(_ context.Context, _ *remoting.Conn, req *wir
 	if err := hdr.DecodeFrom(req); err != nil {
 		return nil, err
 	}
-	var it *stats.Item
-	if h.stats != nil {
-		var known bool
-		if it, known = h.stats.Item(hdr.StatsName, hdr.StatsKey); !known {
-			// Java: statsTable.get(name) is null and getStatsItem throws
-			return nil, fmt.Errorf("broker: no stats named %q", hdr.StatsName)
-		}
+	it, known := h.stats.Item(hdr.StatsName, hdr.StatsKey)
+	if !known {
+		// Java: statsTable.get(name) is null and getStatsItem throws
+		return nil, fmt.Errorf("broker: no stats named %q", hdr.StatsName)
 	}
 	if it == nil {
 		return wire.NewResponse(req, int32(protocol.RespSystemError),
@@ -150,15 +147,6 @@ func (h *statsAdmin) viewStatsData(_ context.Context, _ *remoting.Conn, req *wir
 	resp := success(req)
 	resp.Body = w.Bytes()
 	return resp, w.Err()
-}
-
-// groupGetTPS is tpsGroupGetNums: the group's pulled messages per second
-// of the topic over the last minute.
-func (h *statsAdmin) groupGetTPS(group, topic string) float64 {
-	if h.stats == nil {
-		return 0
-	}
-	return h.stats.GroupGetTPS(group, topic)
 }
 
 // writeConsumeStats writes a ConsumeStats: consumeTps and the offset table.
@@ -229,7 +217,7 @@ func (h *statsAdmin) consumeStats(_ context.Context, _ *remoting.Conn, req *wire
 	for _, topic := range topicList {
 		if tc, ok := h.consumedTopic(hdr.ConsumerGroup, topic); ok {
 			rows = append(rows, h.consumeRows(hdr.ConsumerGroup, topic, tc.ReadQueueNums)...)
-			tps += h.groupGetTPS(hdr.ConsumerGroup, topic)
+			tps += h.stats.GroupGetTPS(hdr.ConsumerGroup, topic)
 		}
 	}
 	w := fastjson.NewWriter(fastjson.Compact)
@@ -301,7 +289,7 @@ func (h *statsAdmin) brokerConsumeStats(_ context.Context, _ *remoting.Conn, req
 			for _, r := range rows {
 				total += r.values[0] - r.values[1]
 			}
-			writeConsumeStats(w, h.groupGetTPS(g.GroupName, topic), rows)
+			writeConsumeStats(w, h.stats.GroupGetTPS(g.GroupName, topic), rows)
 		}
 		w.EndArray()
 		w.EndObject()

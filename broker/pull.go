@@ -87,7 +87,7 @@ type pullHandlers struct {
 	hold      *longpoll.Holder
 	set       pullSettings
 	storeHost message.Host
-	stats     *stats.Manager // nil in tests that do not count
+	stats     *stats.Manager // nil counts nothing
 	// run executes a woken pull on the pull pool (Java's pullMessageExecutor).
 	run func(func())
 	log *logrus.Entry
@@ -243,9 +243,7 @@ func (h *pullHandlers) answer(c *remoting.Conn, req, resp *wire.Command, hdr *pr
 	}
 	switch protocol.ResponseCode(resp.Code) {
 	case protocol.RespSuccess:
-		if h.stats != nil {
-			h.stats.GroupGet(hdr.ConsumerGroup, hdr.Topic, res.MessageCount(), res.BufferTotalSize)
-		}
+		h.stats.GroupGet(hdr.ConsumerGroup, hdr.Topic, res.MessageCount(), res.BufferTotalSize)
 		rh.EncodeTo(resp)
 		resp.Payload = &getPayload{res: res}
 		return resp

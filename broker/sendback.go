@@ -39,7 +39,7 @@ type sendBackHandlers struct {
 	groups           groupFinder
 	brokerIP1        string
 	brokerPermission func() int32
-	stats            *stats.Manager // nil in tests that do not count
+	stats            *stats.Manager // nil counts nothing
 	log              *logrus.Entry
 	// rand picks a queue (Java ThreadLocalRandom.nextInt(99999999)); nil
 	// is math/rand.
@@ -115,13 +115,11 @@ func (h *sendBackHandlers) sendBack(_ context.Context, _ *remoting.Conn, req *wi
 	if r.Status != store.PutOK {
 		return wire.NewResponse(req, int32(protocol.RespSystemError), r.Status.String()), nil
 	}
-	if h.stats != nil {
-		backTopic := rec.Topic // incSendBackNums: the first topic, as RETRY_TOPIC keeps it
-		if t, ok := message.ParseProperties(rec.Properties).Get(message.PropRetryTopic); ok {
-			backTopic = t
-		}
-		h.stats.SendBack(hdr.Group, backTopic)
+	backTopic := rec.Topic // incSendBackNums: the first topic, as RETRY_TOPIC keeps it
+	if t, ok := message.ParseProperties(rec.Properties).Get(message.PropRetryTopic); ok {
+		backTopic = t
 	}
+	h.stats.SendBack(hdr.Group, backTopic)
 	return success(req), nil
 }
 

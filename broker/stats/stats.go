@@ -8,6 +8,7 @@
 package stats
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -140,7 +141,8 @@ func (s *set) each(f func(*Item)) {
 	}
 }
 
-// Manager is BrokerStatsManager.
+// Manager is BrokerStatsManager. A nil *Manager counts nothing and has no
+// items (handlers built without statistics, in tests).
 type Manager struct {
 	cluster string
 	sets    map[string]*set
@@ -179,6 +181,9 @@ func GroupKey(topic, group string) string { return topic + "@" + group }
 // TopicPut counts a stored send: msgs messages of size bytes in one call
 // (incTopicPutNums, incTopicPutSize, incBrokerPutNums).
 func (m *Manager) TopicPut(topic string, msgs int32, size int64) {
+	if m == nil {
+		return
+	}
 	m.add(TopicPutNums, topic, int64(msgs), 1)
 	m.add(TopicPutSize, topic, size, 1)
 	m.add(BrokerPutNums, m.cluster, int64(msgs), 1)
@@ -187,6 +192,9 @@ func (m *Manager) TopicPut(topic string, msgs int32, size int64) {
 // GroupGet counts a pull that found msgs messages of size bytes
 // (incGroupGetNums, incGroupGetSize, incBrokerGetNums).
 func (m *Manager) GroupGet(group, topic string, msgs int, size int) {
+	if m == nil {
+		return
+	}
 	k := pairKey{topic, group}
 	m.pairsMu.RLock()
 	g, ok := m.pairs[k]
@@ -205,12 +213,18 @@ func (m *Manager) GroupGet(group, topic string, msgs int, size int) {
 
 // SendBack counts a consumer's send-back (incSendBackNums).
 func (m *Manager) SendBack(group, topic string) {
+	if m == nil {
+		return
+	}
 	m.add(SndbckPutNums, GroupKey(topic, group), 1, 1)
 }
 
 // Item is getStatsItem: nil for a key nothing was counted under; ok is
 // false for an unknown stats name.
 func (m *Manager) Item(name, key string) (it *Item, ok bool) {
+	if m == nil {
+		return nil, slices.Contains(names, name)
+	}
 	s, ok := m.sets[name]
 	if !ok {
 		return nil, false
@@ -221,6 +235,9 @@ func (m *Manager) Item(name, key string) (it *Item, ok bool) {
 // GroupGetTPS is tpsGroupGetNums: the group's pulled messages per second
 // over the last minute.
 func (m *Manager) GroupGetTPS(group, topic string) float64 {
+	if m == nil {
+		return 0
+	}
 	if it := m.sets[GroupGetNums].item(GroupKey(topic, group), false); it != nil {
 		return it.Minute().TPS
 	}

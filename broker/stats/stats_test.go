@@ -88,3 +88,17 @@ func TestReadWhileSampling(t *testing.T) {
 	}
 	<-done
 }
+
+// A nil manager counts nothing and has no items, but knows the names.
+func TestNilManager(t *testing.T) {
+	var m *Manager
+	m.TopicPut("T", 1, 10)
+	m.GroupGet("G", "T", 1, 10)
+	m.SendBack("G", "T")
+	require.Zero(t, m.GroupGetTPS("G", "T"))
+	it, ok := m.Item(TopicPutNums, "T")
+	require.Nil(t, it)
+	require.True(t, ok)
+	_, ok = m.Item("NO_SUCH_STATS", "T")
+	require.False(t, ok)
+}
