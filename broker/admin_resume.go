@@ -73,10 +73,5 @@ func (h *halfAdmin) resume(_ context.Context, _ *remoting.Conn, req *wire.Comman
 func resumedHalf(rec *message.Record) *store.Message {
 	p := message.ParseProperties(rec.Properties)
 	p.Set(message.PropTransactionCheckTimes, "0")
-	return &store.Message{
-		Topic: store.TransHalfTopic, QueueID: 0, Flag: rec.Flag, Body: rec.Body,
-		Properties: message.AppendProperties(nil, p.HashMapOrder()), SysFlag: rec.SysFlag,
-		BornTimestamp: rec.BornTimestamp, BornHost: rec.BornHost, StoreHost: rec.StoreHost,
-		ReconsumeTimes: rec.ReconsumeTimes,
-	}
+	return store.Rewritten(rec, store.TransHalfTopic, 0, p)
 }

@@ -117,13 +117,10 @@ func committedMessage(half *message.Record, preparedOffset int64) *store.Message
 	topic, _ := p.Get(message.PropRealTopic)
 	qid, _ := p.Get(message.PropRealQueueID)
 	queueID, _ := strconv.Atoi(qid)
-	return &store.Message{
-		Topic: topic, QueueID: int32(queueID), Flag: half.Flag, Body: half.Body,
-		Properties:    message.AppendProperties(nil, p.HashMapOrder()),
-		SysFlag:       message.SetTransactionType(half.SysFlag, message.TransactionCommit),
-		BornTimestamp: half.BornTimestamp, BornHost: half.BornHost, StoreHost: half.StoreHost,
-		ReconsumeTimes: half.ReconsumeTimes, PreparedTransactionOffset: preparedOffset,
-	}
+	m := store.Rewritten(half, topic, int32(queueID), p)
+	m.SysFlag = message.SetTransactionType(half.SysFlag, message.TransactionCommit)
+	m.PreparedTransactionOffset = preparedOffset
+	return m
 }
 
 // finalPutAnswer is sendFinalMessage's mapping of the put status.

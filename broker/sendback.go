@@ -153,12 +153,9 @@ func sendBackMessage(rec *message.Record, t sendBackTarget) *store.Message {
 	if origin, _ := p.Get(message.PropOriginMessageID); isBlank(origin) {
 		p.Set(message.PropOriginMessageID, rec.MsgID())
 	}
-	return &store.Message{
-		Topic: t.topic, QueueID: t.queueID, Flag: rec.Flag, Body: rec.Body,
-		Properties: message.AppendProperties(nil, p.HashMapOrder()), SysFlag: rec.SysFlag,
-		BornTimestamp: rec.BornTimestamp, BornHost: rec.BornHost, StoreHost: rec.StoreHost,
-		ReconsumeTimes: rec.ReconsumeTimes + 1,
-	}
+	m := store.Rewritten(rec, t.topic, t.queueID, p)
+	m.ReconsumeTimes++
+	return m
 }
 
 // isBlank is UtilAll.isBlank: empty or only whitespace.

@@ -348,12 +348,7 @@ func (c *txChecker) checkPrepareQueueOffset(removed map[int64]int64, done *[]int
 
 // renewed is renewHalfMessageInner (see the file comment for what is kept).
 func (c *txChecker) renewed(m *halfMsg) *store.Message {
-	return &store.Message{
-		Topic: m.rec.Topic, QueueID: m.rec.QueueID, Flag: m.rec.Flag, Body: m.rec.Body,
-		Properties: message.AppendProperties(nil, m.props.HashMapOrder()), SysFlag: m.rec.SysFlag,
-		BornTimestamp: m.rec.BornTimestamp, BornHost: m.rec.BornHost, StoreHost: m.rec.StoreHost,
-		ReconsumeTimes: m.rec.ReconsumeTimes,
-	}
+	return store.Rewritten(&m.rec, m.rec.Topic, m.rec.QueueID, m.props)
 }
 
 // putImmune is putImmunityMsgBackToHalfQueue: written again with the queue

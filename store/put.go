@@ -75,6 +75,21 @@ type Message struct {
 	WaitStoreMsgOK bool
 }
 
+// Rewritten is a stored message written again, as the broker and the
+// store rebuild a MessageExtBrokerInner from a MessageExt (a send-back, a
+// delivered delay, a transaction commit, check or resume): r's body (as
+// stored, shared with r), flag, system flag, born time and host, store
+// host and reconsume times, for topic and queueID, with props written as
+// its properties string in HashMap order.
+func Rewritten(r *message.Record, topic string, queueID int32, props message.Properties) *Message {
+	return &Message{
+		Topic: topic, QueueID: queueID, Flag: r.Flag, Body: r.Body,
+		Properties: message.AppendProperties(nil, props.HashMapOrder()), SysFlag: r.SysFlag,
+		BornTimestamp: r.BornTimestamp, BornHost: r.BornHost, StoreHost: r.StoreHost,
+		ReconsumeTimes: r.ReconsumeTimes,
+	}
+}
+
 // PutResult is Java's PutMessageResult with its AppendMessageResult.
 type PutResult struct {
 	Status PutStatus

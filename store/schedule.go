@@ -204,10 +204,8 @@ func timeUp(rec []byte) (*Message, bool) {
 	if err != nil {
 		return nil, false
 	}
-	return &Message{
-		Topic: topic, QueueID: queueID, Flag: r.Flag, Body: append([]byte(nil), r.Body...),
-		Properties: message.AppendProperties(nil, props.HashMapOrder()),
-		SysFlag:    r.SysFlag, BornTimestamp: r.BornTimestamp, BornHost: r.BornHost, StoreHost: r.StoreHost,
-		ReconsumeTimes: r.ReconsumeTimes, NoDelay: true,
-	}, true
+	m := Rewritten(&r, topic, queueID, props)
+	m.Body = append([]byte(nil), r.Body...) // rec is a view of the log
+	m.NoDelay = true
+	return m, true
 }
