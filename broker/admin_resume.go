@@ -21,6 +21,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/sputnikmq/sputnik/broker/topics"
 	"github.com/sputnikmq/sputnik/remoting"
 	"github.com/sputnikmq/sputnik/remoting/protocol"
 	"github.com/sputnikmq/sputnik/remoting/wire"
@@ -73,5 +74,5 @@ func (h *halfAdmin) resume(_ context.Context, _ *remoting.Conn, req *wire.Comman
 func resumedHalf(rec *message.Record) *store.Message {
 	p := message.ParseProperties(rec.Properties)
 	p.Set(message.PropTransactionCheckTimes, "0")
-	return store.Rewritten(rec, store.TransHalfTopic, 0, p)
+	return store.Rewritten(rec, topics.TransHalfTopic, 0, p)
 }

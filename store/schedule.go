@@ -79,13 +79,6 @@ func (sc *scheduler) persist() error {
 	return config.Save(sc.path, data)
 }
 
-// encodeCompact is ScheduleMessageService.encode().
-func (sc *scheduler) encodeCompact() []byte {
-	sc.mu.Lock()
-	defer sc.mu.Unlock()
-	return sc.offsets.EncodeCompact()
-}
-
 // run starts one loop per level and the persist timer.
 func (sc *scheduler) run(stop <-chan struct{}) {
 	var wg sync.WaitGroup

@@ -333,28 +333,17 @@ type ScheduleStat struct {
 }
 
 // ScheduleStats is ScheduleMessageService.buildRunningStats: every delay
-// level of the offset table (the running one on a master, the file's on a
-// slave), in the table's order.
+// level of the offset table, in the table's order.
 func (s *Store) ScheduleStats() ([]ScheduleStat, error) {
 	var out []ScheduleStat
-	collect := func(t *config.DelayOffsets) {
+	err := s.withDelayOffsets(func(t *config.DelayOffsets) {
 		t.Range(func(level int32, off int64) bool {
 			out = append(out, ScheduleStat{Level: level, Offset: off})
 			return true
 		})
-	}
-	if sc := s.sched.Load(); sc != nil {
-		sc.mu.Lock()
-		collect(sc.offsets)
-		sc.mu.Unlock()
-	} else {
-		loaded, found, err := config.Load(config.DelayOffsetPath(s.cfg.StorePathRootDir), config.DecodeDelayOffsets)
-		if err != nil {
-			return nil, fmt.Errorf("store: load delay offsets: %w", err)
-		}
-		if found {
-			collect(loaded)
-		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	for i := range out {
 		out[i].MaxOff = s.MaxOffsetInQueue(ScheduleTopic, out[i].Level-1)
@@ -363,21 +352,33 @@ func (s *Store) ScheduleStats() ([]ScheduleStat, error) {
 }
 
 // DelayOffsets is ScheduleMessageService.encode(), the GET_ALL_DELAY_OFFSET
-// answer: how far each delay level's queue has been delivered. A slave
-// delivers nothing and answers its delayOffset.json (which Java's slave
-// loads at start and then copies from the master).
+// answer: how far each delay level's queue has been delivered.
 func (s *Store) DelayOffsets() ([]byte, error) {
+	var data []byte
+	err := s.withDelayOffsets(func(t *config.DelayOffsets) { data = t.EncodeCompact() })
+	return data, err
+}
+
+// withDelayOffsets calls f with the delay offset table: the running one
+// (under its lock) on a master; on a slave, which delivers nothing, its
+// delayOffset.json (which Java's slave loads at start and then copies from
+// the master), an empty table when there is none.
+func (s *Store) withDelayOffsets(f func(*config.DelayOffsets)) error {
 	if sc := s.sched.Load(); sc != nil {
-		return sc.encodeCompact(), nil
+		sc.mu.Lock()
+		defer sc.mu.Unlock()
+		f(sc.offsets)
+		return nil
 	}
 	offsets, found, err := config.Load(config.DelayOffsetPath(s.cfg.StorePathRootDir), config.DecodeDelayOffsets)
 	if err != nil {
-		return nil, fmt.Errorf("store: load delay offsets: %w", err)
+		return fmt.Errorf("store: load delay offsets: %w", err)
 	}
 	if !found {
 		offsets = config.NewDelayOffsets()
 	}
-	return offsets.EncodeCompact(), nil
+	f(offsets)
+	return nil
 }
 
 // Close shuts the store down (Java shutdown): services stop, everything is
