@@ -8,6 +8,8 @@ package scenario
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -57,15 +59,12 @@ func brokerTxCommitRollback(ctx context.Context, env *Env) error {
 	if err != nil {
 		return err
 	}
-	var states []string
 	for _, s := range res.Sent {
 		if s.Status != "SEND_OK" {
 			return fmt.Errorf("half message %s: status %s", s.Body, s.Status)
 		}
-		states = append(states, s.Body+"="+s.LocalState)
 	}
-	sort.Strings(states)
-	env.Observe("local states", strings.Join(states, " "))
+	env.Observe("local states", strings.Join(txLocalStates(res.Sent), " "))
 	if !res.Complete {
 		return fmt.Errorf("the consumer got %d messages, not the 4 committed", len(res.Messages))
 	}
@@ -82,12 +81,7 @@ func brokerTxCommitRollback(ctx context.Context, env *Env) error {
 	}
 	sort.Strings(bodies)
 	env.Observe("delivered", strings.Join(bodies, "\n"))
-	names := make([]string, 0, len(keys))
-	for k := range keys {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	env.Observe("property names", strings.Join(names, " "))
+	env.Observe("property names", strings.Join(slices.Sorted(maps.Keys(keys)), " "))
 	return nil
 }
 
@@ -109,12 +103,7 @@ func brokerTxCheck(ctx context.Context, env *Env) error {
 	if err != nil {
 		return err
 	}
-	var states []string
-	for _, s := range res.Sent {
-		states = append(states, s.Body+"="+s.LocalState)
-	}
-	sort.Strings(states)
-	env.Observe("local states", strings.Join(states, " "))
+	env.Observe("local states", strings.Join(txLocalStates(res.Sent), " "))
 	if !res.Complete {
 		return fmt.Errorf("the consumer got %d messages, not the 4 committed", len(res.Messages))
 	}
@@ -139,6 +128,21 @@ func brokerTxCheck(ctx context.Context, env *Env) error {
 	return nil
 }
 
+// txLocalStates lists each transactional send as "body=local state", with
+// " resumed=…" when the half message was resumed, sorted.
+func txLocalStates(sent []sentMsg) []string {
+	states := make([]string, 0, len(sent))
+	for _, s := range sent {
+		st := s.Body + "=" + s.LocalState
+		if s.Resumed != nil {
+			st += fmt.Sprintf(" resumed=%v", *s.Resumed)
+		}
+		states = append(states, st)
+	}
+	sort.Strings(states)
+	return states
+}
+
 func brokerTxResume(ctx context.Context, env *Env) error {
 	const topic = "BrokerTxResume"
 	if err := createTopic(ctx, env, topic, 4, 6); err != nil {
@@ -153,16 +157,7 @@ func brokerTxResume(ctx context.Context, env *Env) error {
 	if err != nil {
 		return err
 	}
-	var states []string
-	for _, s := range res.Sent {
-		st := s.Body + "=" + s.LocalState
-		if s.Resumed != nil {
-			st += fmt.Sprintf(" resumed=%v", *s.Resumed)
-		}
-		states = append(states, st)
-	}
-	sort.Strings(states)
-	env.Observe("local states", strings.Join(states, "\n"))
+	env.Observe("local states", strings.Join(txLocalStates(res.Sent), "\n"))
 	if !res.Complete {
 		return fmt.Errorf("the consumer got %d messages, not the 3 committed", len(res.Messages))
 	}
