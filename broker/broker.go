@@ -64,6 +64,7 @@ type Broker struct {
 	vip       *remoting.Server // listenPort-2 (Java's fastRemotingServer)
 	client    *remoting.Client
 	reg       *registrar
+	slaveSync *slaveSync // a slave's copy of its master's tables (slavesync.go)
 	pullPool  *ants.Pool
 
 	perm   atomic.Int32 // brokerPermission, changed by UPDATE_BROKER_CONFIG
@@ -96,6 +97,9 @@ func New(cfg *brokerconfig.Startup, opt Options) (*Broker, error) {
 	}
 	if err := b.openStore(); err != nil {
 		return nil, err
+	}
+	if addr, ok := configuredHAMaster(&cfg.Store); ok {
+		b.store.SetHAMasterAddress(addr)
 	}
 	return b, nil
 }
@@ -141,14 +145,29 @@ func (b *Broker) openManagers() error {
 	return nil
 }
 
+// ephemeralPort reports that the system picks the listen port (port 0 in
+// the config or in Options.ListenAddr: tests).
+func (b *Broker) ephemeralPort() bool {
+	if b.opt.ListenAddr != "" {
+		_, port, err := net.SplitHostPort(b.opt.ListenAddr)
+		return err == nil && port == "0"
+	}
+	return b.cfg.NettyServer.ListenPort == 0
+}
+
 func (b *Broker) openStore() error {
 	b.stats = stats.New(b.cfg.Broker.BrokerClusterName, nil)
 	b.daily = &dailyRecorder{}
 	b.hold = longpoll.NewHolder(func(topic string, q int32) int64 { return b.store.MaxOffsetInQueue(topic, q) })
+	sc := b.cfg.Store
+	if b.ephemeralPort() {
+		sc.HaListenPort = 0 // the system picks the listen port, so it picks this one too
+	}
 	var err error
-	b.store, err = store.Open(b.cfg.Store, store.Options{
+	b.store, err = store.Open(sc, store.Options{
 		Log:    b.log.WithField("component", "store"),
 		Master: b.cfg.Broker.BrokerID == brokerconfig.MasterID,
+		HA:     true,
 		OnArrival: func(a store.Arrival) {
 			if b.cfg.Broker.LongPollingEnable {
 				b.hold.Arrived(a.Topic, a.QueueID, a.NextOffset, a.TagsCode, true, a.Properties)
@@ -170,6 +189,16 @@ func (b *Broker) listenPort() int {
 		}
 	}
 	return int(b.cfg.NettyServer.ListenPort)
+}
+
+// haPort is the port slaves replicate from: haListenPort, which the
+// broker sets to listenPort + 1 as Java's BrokerStartup does, or the port
+// the store took when that was left to the system (listenPort 0, tests).
+func (b *Broker) haPort() int {
+	if a, ok := b.store.HAAddr().(*net.TCPAddr); ok {
+		return a.Port
+	}
+	return b.listenPort() + 1
 }
 
 // Start starts the store, the server and the background services and
@@ -202,6 +231,7 @@ func (b *Broker) Start() error {
 	b.goService(func() { b.daily.run(b.stop, b.store) })
 	hk := &clients.Housekeeping{Producers: b.producers, Consumers: b.consumers}
 	b.goService(func() { hk.Run(ctx) })
+	b.startRoleServices(ctx)
 	if b.cfg.Store.BrokerRole != store.Slave {
 		tx := b.txChecker()
 		b.goService(func() {
@@ -488,7 +518,8 @@ func clientRegistrations(h *clients.Handlers) func(handlerTable) {
 func (b *Broker) startRegistrar() {
 	bc := &b.cfg.Broker
 	b.client = remoting.NewClient(remoting.ClientConfig{ConnectTimeout: 3 * time.Second})
-	haAddr := net.JoinHostPort(bc.BrokerIP2, strconv.Itoa(b.listenPort()+1))
+	b.slaveSync = b.newSlaveSync()
+	haAddr := net.JoinHostPort(bc.BrokerIP2, strconv.Itoa(b.haPort()))
 	b.reg = &registrar{
 		client: b.client, topics: b.topics, log: b.log.WithField("component", "register"),
 		timeout: time.Duration(max(bc.RegisterBrokerTimeoutMills, 1)) * time.Millisecond,
@@ -499,13 +530,7 @@ func (b *Broker) startRegistrar() {
 			return splitNamesrv(*bc.NamesrvAddr)
 		},
 		permission: b.perm.Load,
-		// Java registerBrokerAll(checkOrderConfig=true): the name server's
-		// order-topic config sets the topics' order flags.
-		onResult: func(resp *wire.Command) {
-			if err := b.topics.UpdateOrderTopics(orderTopicsOf(resp.Body)); err != nil {
-				b.log.WithError(err).Warn("update order topic config")
-			}
-		},
+		onResult:   b.onRegistered,
 		header: protocol.RegisterBrokerRequestHeader{
 			BrokerName: bc.BrokerName, BrokerAddr: b.Addr(), ClusterName: bc.BrokerClusterName,
 			HaServerAddr: haAddr, BrokerId: bc.BrokerID, Compressed: bc.CompressedRegister,

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/valyala/bytebufferpool"
 
@@ -97,6 +100,9 @@ type PutResult struct {
 	// Err says what went wrong when Status is not PutOK.
 	Err error
 
+	waitFlush bool // the answer waits for the flush (SYNC_FLUSH)
+	waitSlave bool // the answer waits for a slave (SYNC_MASTER)
+
 	begun int64 // when the put began (store clock, ms), for its duration
 }
 
@@ -145,7 +151,14 @@ func (s *Store) PutMessage(m *Message) PutResult {
 	if !wait {
 		return r
 	}
-	return s.flushed(r, s.cl.WaitFlushed(r.End()))
+	return s.awaitStored(r)
+}
+
+// awaitStored blocks until a deferred put is answered.
+func (s *Store) awaitStored(r PutResult) PutResult {
+	ch := make(chan PutResult, 1)
+	s.AwaitFlushed(r, func(r PutResult) { ch <- r })
+	return <-ch
 }
 
 // PutMessageDeferring stores one message and returns the result, unless
@@ -287,12 +300,33 @@ func (s *Store) append(p *commitlog.Put, wait bool, begun int64) (PutResult, boo
 	}
 	s.stats.putOK(res.Count, res.WroteBytes)
 	s.reput.wake()
+	s.replicated()
 	r := PutResult{Status: PutOK, Result: res, begun: begun}
-	if s.cfg.FlushDiskType == SyncFlush && wait {
+	if wait {
+		s.planWaits(&r)
+	}
+	if r.waitFlush || r.waitSlave {
 		return r, true
 	}
 	s.putTook(begun)
 	return r, false
+}
+
+// planWaits decides what a put that asks to wait (WaitStoreMsgOK) waits
+// for: the flush on a SYNC_FLUSH store (Java submitFlushRequest), a
+// slave's confirmation on a SYNC_MASTER (submitReplicaRequest), which is
+// SLAVE_NOT_AVAILABLE at once when no slave is connected or the slaves
+// are more than haSlaveFallbehindMax behind.
+func (s *Store) planWaits(r *PutResult) {
+	r.waitFlush = s.cfg.FlushDiskType == SyncFlush
+	if s.cfg.BrokerRole != SyncMaster {
+		return
+	}
+	if m := s.ha.master.Load(); m != nil && m.SlaveOK(r.End()) {
+		r.waitSlave = true
+		return
+	}
+	r.Status = SlaveNotAvailable
 }
 
 // putTook counts a put that began at begun (ms) and is answered now.
@@ -302,23 +336,77 @@ func (s *Store) putTook(begun int64) { s.stats.latency.put(s.opt.Now() - begun) 
 // of a deferred put r once it is durable, or when the flush failed or
 // timed out.
 func (s *Store) AwaitFlushed(r PutResult, done func(PutResult)) {
-	s.cl.OnFlushed(r.End(), func(err error) { done(s.flushed(r, err)) })
+	w := &putWaits{r: r, done: done}
+	if r.waitFlush {
+		w.pending.Add(1)
+	}
+	if r.waitSlave {
+		w.pending.Add(1)
+	}
+	if r.waitFlush {
+		s.cl.OnFlushed(r.End(), func(err error) { w.finish(s, false, s.flushErr(err), err) })
+	}
+	if r.waitSlave {
+		timeout := time.Duration(s.cfg.SlaveTimeout) * time.Millisecond
+		s.ha.master.Load().Await(r.End(), timeout, func(ok bool) {
+			if ok {
+				w.finish(s, true, PutOK, nil)
+			} else {
+				w.finish(s, true, FlushSlaveTimeout, errSlaveTimeout)
+			}
+		})
+	}
 }
 
-// flushed is the answer to a put that waited for the flush: a timeout is
+// putWaits joins a deferred put's waits, which run at once (Java combines
+// the flush and replica futures): the answer goes out when the last one
+// ends, a slave's failure (or SLAVE_NOT_AVAILABLE) over the flush's.
+type putWaits struct {
+	r       PutResult
+	done    func(PutResult)
+	pending atomic.Int32
+	mu      sync.Mutex
+	flush   PutStatus
+	flushEr error
+}
+
+// finish records one wait's outcome and answers after the last.
+func (w *putWaits) finish(s *Store, slave bool, st PutStatus, err error) {
+	w.mu.Lock()
+	switch {
+	case st == PutOK:
+	case slave:
+		w.r.Status, w.r.Err = st, err
+	default:
+		w.flush, w.flushEr = st, err
+	}
+	w.mu.Unlock()
+	if w.pending.Add(-1) != 0 {
+		return
+	}
+	r := w.r
+	if r.Status == PutOK && w.flush != PutOK {
+		r.Status, r.Err = w.flush, w.flushEr
+	}
+	s.putTook(r.begun)
+	w.done(r)
+}
+
+// errSlaveTimeout is the error of a put no slave confirmed in time.
+var errSlaveTimeout = errors.New("store: no slave confirmed the message within slaveTimeout")
+
+// flushErr is the status of a put that waited for the flush: a timeout is
 // FLUSH_DISK_TIMEOUT (the message is stored), a failed fsync also refuses
 // further puts.
-func (s *Store) flushed(r PutResult, err error) PutResult {
-	s.putTook(r.begun)
+func (s *Store) flushErr(err error) PutStatus {
 	switch {
 	case err == nil:
-		return r
+		return PutOK
 	case errors.Is(err, commitlog.ErrFlushTimeout):
 	default:
 		s.markNotWritable(err)
 	}
-	r.Status, r.Err = FlushDiskTimeout, err
-	return r
+	return FlushDiskTimeout
 }
 
 // appendFailure maps an append error to Java's status; write errors make
@@ -357,7 +445,7 @@ func (s *Store) PutMessages(b *Batch) PutResult {
 	if !wait {
 		return r
 	}
-	return s.flushed(r, s.cl.WaitFlushed(r.End()))
+	return s.awaitStored(r)
 }
 
 // PutMessagesDeferring stores a batch as PutMessageDeferring does a

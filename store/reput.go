@@ -121,6 +121,9 @@ func (r *reputService) dispatchView(b []byte) bool {
 // the segment on a master (a record that cannot be read now never will)
 // and waits on a slave (the bytes may still be arriving).
 func (r *reputService) skipBad(err error, rest int) bool {
+	if !r.s.opt.Master && errors.Is(err, message.ErrShort) {
+		return false // a slave's record whose rest has not arrived yet
+	}
 	r.s.log.WithError(err).WithField("offset", r.from.Load()).Error("cannot dispatch commit-log record")
 	if r.s.opt.Master {
 		r.from.Add(int64(rest))

@@ -50,6 +50,11 @@ type Options struct {
 	// cannot dispatch, dispatch then skips the rest of the segment rather
 	// than stall (Java ReputMessageService).
 	Master bool
+	// HA serves replication on haListenPort from Start on (0: any free
+	// port, see HAAddr) and, on a SLAVE, follows the master set by
+	// SetHAMasterAddress. Off, the store neither listens nor replicates
+	// (tools, tests).
+	HA bool
 }
 
 // Store is the message store.
@@ -68,6 +73,7 @@ type Store struct {
 	cp     *commitlog.Checkpoint
 
 	reput    *reputService
+	ha       replication
 	services sync.WaitGroup
 	stop     chan struct{}
 
@@ -296,6 +302,9 @@ func (s *Store) Start() error {
 	if err := createAbort(s.cfg.StorePathRootDir); err != nil {
 		return err
 	}
+	if err := s.startHA(); err != nil {
+		return err
+	}
 	s.runService(func(<-chan struct{}) {
 		if err := syncAbort(s.cfg.StorePathRootDir); err != nil {
 			s.log.WithError(err).Warn("abort file may not survive a power loss")
@@ -390,9 +399,10 @@ func (s *Store) Close() error {
 	if !s.closed.CompareAndSwap(false, true) {
 		return nil
 	}
+	haErr := s.closeHA()
 	close(s.stop)
 	s.services.Wait()
-	var errs []error
+	errs := []error{haErr}
 	clean := s.started.Load() && s.writable.Load() && s.DispatchBehind() == 0
 	errs = append(errs, s.flushLogics(0))
 	errs = append(errs, s.cl.Close())

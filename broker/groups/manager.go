@@ -197,6 +197,34 @@ func (m *Manager) Load() (config.LoadResult, error) {
 	return res, nil
 }
 
+// ReplaceAll is a slave taking its master's table (Java SlaveSynchronize.
+// syncSubscriptionGroupConfig): the data version becomes src's, every
+// group is removed and src's are put in their order (clear and putAll),
+// and subscriptionGroup.json is written.
+func (m *Manager) ReplaceAll(src *config.SubscriptionGroups) error {
+	m.mu.Lock()
+	m.table.DataVersion = src.DataVersion
+	for _, g := range m.namesLocked() {
+		m.table.Remove(g)
+	}
+	src.Range(func(name string, g config.SubscriptionGroupConfig) bool {
+		m.table.Put(name, g)
+		return true
+	})
+	m.mu.Unlock()
+	return m.Persist()
+}
+
+// namesLocked lists the table's keys. Lock should be held.
+func (m *Manager) namesLocked() []string {
+	names := make([]string, 0, m.table.Len())
+	m.table.Range(func(name string, _ config.SubscriptionGroupConfig) bool {
+		names = append(names, name)
+		return true
+	})
+	return names
+}
+
 // Persist is ConfigManager.persist: subscriptionGroup.json is rewritten
 // (the previous content kept in .bak).
 func (m *Manager) Persist() error {

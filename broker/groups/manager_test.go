@@ -143,6 +143,29 @@ func TestLoadResetsDataVersion(t *testing.T) {
 	require.Equal(t, m.Groups(), again.Groups())
 }
 
+// Java 4.9.8: SlaveSynchronize.syncSubscriptionGroupConfig clears the
+// slave's table, putAll's the master's and takes its data version.
+func TestReplaceAll(t *testing.T) {
+	m := newManager(t, nil)
+	require.NoError(t, m.Update(config.NewSubscriptionGroupConfig("OWN")))
+	src, err := config.DecodeSubscriptionGroups([]byte(`{"dataVersion":{"counter":9,"timestamp":5},` +
+		`"subscriptionGroupTable":{"M":{"groupName":"M","retryMaxTimes":3}}}`))
+	require.NoError(t, err)
+	require.NoError(t, m.ReplaceAll(src))
+	require.Equal(t, config.DataVersion{Timestamp: 5, Counter: 9}, m.DataVersion())
+	require.Equal(t, src.Len(), len(m.Groups()))
+	g, ok := m.Get("M")
+	require.True(t, ok)
+	require.EqualValues(t, 3, g.RetryMaxTimes)
+	_, ok = m.Get("OWN")
+	require.False(t, ok, "the slave's own groups are cleared")
+	again := newManager(t, func(o *Options) { o.StorePathRootDir = m.opts.StorePathRootDir })
+	_, err = again.Load()
+	require.NoError(t, err)
+	_, ok = again.Get("M")
+	require.True(t, ok, "subscriptionGroup.json written")
+}
+
 func TestConcurrentUse(t *testing.T) {
 	m := newManager(t, nil)
 	var wg sync.WaitGroup

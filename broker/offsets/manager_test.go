@@ -143,6 +143,35 @@ func TestClone(t *testing.T) {
 	require.Equal(t, int64(1), m.Query("D", "T", 0), "a copy, not shared")
 }
 
+// Java 4.9.8: SlaveSynchronize.syncConsumerOffset putAll's the master's
+// table into the slave's: the master's keys take its queues, the slave's
+// other keys stay.
+func TestPutAll(t *testing.T) {
+	m := newManager(t, nil)
+	m.Commit("", "A", "T", 0, 1)
+	m.Commit("", "B", "T", 0, 1)
+	m.Commit("", "B", "T", 7, 1)
+	m.Commit("", "OWN", "T", 0, 5)
+	src, err := config.DecodeConsumerOffsets([]byte(`{"offsetTable":{"T@A":{0:10,1:11},"T@B":{0:20},"T@NEW":{2:30}}}`))
+	require.NoError(t, err)
+	m.PutAll(src)
+	for _, c := range []struct {
+		group string
+		want  []QueueOffset
+	}{
+		{"A", []QueueOffset{{0, 10}, {1, 11}}},
+		{"B", []QueueOffset{{0, 20}}}, // queue 7 is gone: the key takes the master's map
+		{"NEW", []QueueOffset{{2, 30}}},
+		{"OWN", []QueueOffset{{0, 5}}},
+	} {
+		got, ok := m.QueryAll(c.group, "T")
+		require.True(t, ok, c.group)
+		require.Equal(t, c.want, got, c.group)
+	}
+	_, err = os.Stat(config.ConsumerOffsetPath(m.opts.StorePathRootDir))
+	require.ErrorIs(t, err, os.ErrNotExist, "PutAll writes nothing")
+}
+
 func TestRunPersistsPeriodicallyAndAtShutdown(t *testing.T) {
 	m := newManager(t, func(o *Options) { o.FlushDelay, o.FlushInterval = time.Millisecond, 5*time.Millisecond })
 	path := config.ConsumerOffsetPath(m.opts.StorePathRootDir)

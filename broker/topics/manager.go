@@ -223,6 +223,34 @@ func (m *Manager) Load() (config.LoadResult, error) {
 	return res, nil
 }
 
+// ReplaceAll is a slave taking its master's table (Java SlaveSynchronize.
+// syncTopicConfig): the data version becomes src's, every topic is
+// removed and src's are put in their order (clear and putAll), and
+// topics.json is written.
+func (m *Manager) ReplaceAll(src *config.Topics) error {
+	m.mu.Lock()
+	m.table.DataVersion = src.DataVersion
+	for _, name := range m.namesLocked() {
+		m.table.Remove(name)
+	}
+	src.Range(func(name string, tc config.TopicConfig) bool {
+		m.table.Put(name, tc)
+		return true
+	})
+	m.mu.Unlock()
+	return m.Persist()
+}
+
+// namesLocked lists the table's keys. Lock should be held.
+func (m *Manager) namesLocked() []string {
+	names := make([]string, 0, m.table.Len())
+	m.table.Range(func(name string, _ config.TopicConfig) bool {
+		names = append(names, name)
+		return true
+	})
+	return names
+}
+
 // Persist is ConfigManager.persist: topics.json is rewritten (the previous
 // content kept in topics.json.bak).
 func (m *Manager) Persist() error {

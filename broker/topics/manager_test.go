@@ -196,6 +196,25 @@ func TestLoadCorruptFails(t *testing.T) {
 	require.ErrorIs(t, err, config.ErrCorrupt)
 }
 
+// Java 4.9.8: SlaveSynchronize.syncTopicConfig takes the master's data
+// version, clears the slave's table and putAll's the master's.
+func TestReplaceAll(t *testing.T) {
+	m := newManager(t, nil)
+	src, err := config.DecodeTopics([]byte(`{"dataVersion":{"counter":4,"timestamp":3},` +
+		`"topicConfigTable":{"M":{"topicName":"M","readQueueNums":2,"writeQueueNums":2,"perm":6}}}`))
+	require.NoError(t, err)
+	require.NoError(t, m.ReplaceAll(src))
+	require.Equal(t, config.DataVersion{Timestamp: 3, Counter: 4}, m.DataVersion())
+	require.Equal(t, 1, m.Len(), "the slave's own topics, system ones too, are cleared")
+	tc, ok := m.Select("M")
+	require.True(t, ok)
+	require.EqualValues(t, 2, tc.WriteQueueNums)
+	onDisk, err := config.DecodeTopics(mustRead(t, config.TopicsPath(m.opts.StorePathRootDir)))
+	require.NoError(t, err)
+	require.Equal(t, src.DataVersion, onDisk.DataVersion)
+	require.Equal(t, 1, onDisk.Len())
+}
+
 func TestConcurrentUse(t *testing.T) {
 	m := newManager(t, nil)
 	var wg sync.WaitGroup

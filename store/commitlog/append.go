@@ -223,3 +223,32 @@ func stamp(b []byte, r Result, consumable bool) int {
 	}
 	return count
 }
+
+// AppendAt appends replicated bytes at off, on a slave (Java appendData):
+// off must be where the log ends, or in an empty log the start of a
+// segment, and the bytes must fit in off's segment (a master sends
+// nothing across a file's end). They may end inside a record; dispatch
+// waits for the rest.
+func (c *CommitLog) AppendAt(off int64, data []byte) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return ErrClosed
+	}
+	seg, err := c.q.LastForAppend(off)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrCreateSegment, err)
+	}
+	if end := seg.Base() + seg.Wrote(); end != off {
+		return fmt.Errorf("%w: data at %d, the log ends at %d", ErrNotContiguous, off, end)
+	}
+	if int64(len(data)) > seg.Remaining() {
+		return fmt.Errorf("%w: %d bytes at %d cross the end of the file at %d", ErrNotContiguous, len(data), off, seg.Base())
+	}
+	if _, err := seg.AppendBytes(data); err != nil {
+		return err
+	}
+	seg.Prefault(prefaultWindow)
+	c.appended()
+	return nil
+}

@@ -31,6 +31,8 @@ var (
 	ErrFlushTimeout = errors.New("commitlog: flush timed out")
 	// ErrClosed: the commit log is shut down.
 	ErrClosed = errors.New("commitlog: closed")
+	// ErrNotContiguous: replicated data does not continue the log.
+	ErrNotContiguous = errors.New("commitlog: replicated data does not continue the log")
 )
 
 // Config is what the commit log needs of MessageStoreConfig.
