@@ -231,10 +231,12 @@ func (h *pullHandlers) answer(c *remoting.Conn, req, resp *wire.Command, hdr *pr
 	sg config.SubscriptionGroupConfig, filter *tagFilter, res *store.GetResult, allowSuspend bool) *wire.Command {
 	rh := protocol.PullMessageResponseHeader{NextBeginOffset: res.NextBeginOffset, MinOffset: res.MinOffset, MaxOffset: res.MaxOffset}
 	resp.Remark = res.Status.String()
+	// A slave without slaveReadEnable serves the pull all the same and
+	// only suggests the master (brokerId 0) for the next one: Java sets
+	// PULL_RETRY_IMMEDIATELY for it and then overwrites the code from the
+	// status. Consumers rely on that to read from the slave while the
+	// master is down.
 	resp.Code = int32(pullCode(res.Status, hdr.QueueOffset))
-	if h.set.Slave && !h.set.SlaveReadEnable {
-		resp.Code = int32(protocol.RespPullRetryImmediately)
-	}
 	if h.set.SlaveReadEnable {
 		rh.SuggestWhichBrokerId = sg.BrokerID
 		if res.SuggestPullingFromSlave {

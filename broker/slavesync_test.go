@@ -118,6 +118,17 @@ func TestSlaveReplicatesThroughNamesrv(t *testing.T) {
 
 	resp := invoke(t, cl, slave.Addr(), sendV2("HATopic", 0, "to the slave", "T"))
 	require.Equal(t, int32(protocol.RespServiceNotAvailable), resp.Code, "a slave refuses sends")
+
+	// Without slaveReadEnable a slave still serves a pull (Java overwrites
+	// its PULL_RETRY_IMMEDIATELY with the status's code) and suggests the
+	// master: consumers read from it while the master is down.
+	slave.slaveSync.syncAll(context.Background())
+	resp = invoke(t, cl, slave.Addr(), pull("HATopic", 0, 0, 0, "*"))
+	require.Equal(t, int32(protocol.RespSuccess), resp.Code, resp.Remark)
+	var rh protocol.PullMessageResponseHeader
+	require.NoError(t, rh.DecodeFrom(resp))
+	require.Zero(t, rh.SuggestWhichBrokerId)
+	require.Equal(t, int64(10), rh.MaxOffset)
 }
 
 // fakeAnswer is what the fake master answers to one code.
