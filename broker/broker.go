@@ -81,7 +81,8 @@ type Broker struct {
 //
 // A configuration with aclEnable=true is refused (ErrACLUnsupported):
 // Sputnik does not check access yet, and serving every client without the
-// checks the operator asked for would be worse than not starting.
+// checks the operator asked for would be worse than not starting. So is
+// enableDLegerCommitLog=true (ErrDLedgerUnsupported).
 func New(cfg *brokerconfig.Startup, opt Options) (*Broker, error) {
 	if opt.Log == nil {
 		l := logrus.New()
@@ -90,6 +91,9 @@ func New(cfg *brokerconfig.Startup, opt Options) (*Broker, error) {
 	}
 	if cfg.Broker.ACLEnable {
 		return nil, ErrACLUnsupported
+	}
+	if cfg.Store.EnableDLegerCommitLog {
+		return nil, ErrDLedgerUnsupported
 	}
 	b := &Broker{cfg: cfg, opt: opt, log: opt.Log, stop: make(chan struct{})}
 	if err := b.openManagers(); err != nil {
@@ -108,6 +112,12 @@ func New(cfg *brokerconfig.Startup, opt Options) (*Broker, error) {
 // implement yet.
 var ErrACLUnsupported = errors.New("aclEnable=true: this Sputnik build does not implement ACL (plain_acl.yml); " +
 	"refusing to start rather than accept every client unchecked. Set aclEnable=false, or keep a Java broker, to run")
+
+// ErrDLedgerUnsupported: the configuration stores the commit log through
+// DLedger (a different file format and Raft replication), which Sputnik
+// does not implement.
+var ErrDLedgerUnsupported = errors.New("enableDLegerCommitLog=true: this Sputnik build does not implement the DLedger commit log; " +
+	"refusing to start rather than ignore the DLedger store. Use master/slave replication (brokerRole) or keep a Java broker")
 
 func (b *Broker) openManagers() error {
 	bc, root := &b.cfg.Broker, b.cfg.Store.StorePathRootDir

@@ -47,21 +47,29 @@ func TestHelpAndPrint(t *testing.T) {
 	require.Contains(t, stdout.String(), "mappedFileSizeCommitLog=1073741824")
 }
 
-// aclEnable=true is refused with a message saying why, before anything is
-// opened: Sputnik does not implement ACL and must not serve unchecked.
-func TestACLEnableRefused(t *testing.T) {
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	conf := filepath.Join(home, "broker.conf")
-	src, err := os.ReadFile(repoFile("distribution/conf/broker.conf"))
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(conf, append(src, "\naclEnable=true\n"...), 0o644))
-	env := []string{"HOME=" + home, "ROCKETMQ_HOME=" + home, "SPUTNIK_LISTEN_ADDR=127.0.0.1:0"}
-	var stdout, stderr bytes.Buffer
-	code := run([]string{"-c", conf}, env, &stdout, &stderr, func() int { return 143 })
-	require.NotEqual(t, 0, code)
-	require.NotEqual(t, 143, code, "it never started")
-	require.Contains(t, stderr.String(), "aclEnable=true: this Sputnik build does not implement ACL")
-	require.NotContains(t, stdout.String(), "boot success")
-	require.NoDirExists(t, filepath.Join(home, "store", "commitlog"), "nothing opened")
+// aclEnable=true and enableDLegerCommitLog=true are refused with a
+// message saying why, before anything is opened: Sputnik implements
+// neither and must not serve unchecked or ignore a DLedger store.
+func TestUnsupportedFeaturesRefused(t *testing.T) {
+	for _, tc := range []struct{ line, msg string }{
+		{"aclEnable=true", "aclEnable=true: this Sputnik build does not implement ACL"},
+		{"enableDLegerCommitLog=true", "enableDLegerCommitLog=true: this Sputnik build does not implement the DLedger commit log"},
+	} {
+		t.Run(tc.line, func(t *testing.T) {
+			home := t.TempDir()
+			t.Setenv("HOME", home)
+			conf := filepath.Join(home, "broker.conf")
+			src, err := os.ReadFile(repoFile("distribution/conf/broker.conf"))
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(conf, append(src, "\n"+tc.line+"\n"...), 0o644))
+			env := []string{"HOME=" + home, "ROCKETMQ_HOME=" + home, "SPUTNIK_LISTEN_ADDR=127.0.0.1:0"}
+			var stdout, stderr bytes.Buffer
+			code := run([]string{"-c", conf}, env, &stdout, &stderr, func() int { return 143 })
+			require.NotEqual(t, 0, code)
+			require.NotEqual(t, 143, code, "it never started")
+			require.Contains(t, stderr.String(), tc.msg)
+			require.NotContains(t, stdout.String(), "boot success")
+			require.NoDirExists(t, filepath.Join(home, "store", "commitlog"), "nothing opened")
+		})
+	}
 }
