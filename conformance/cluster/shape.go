@@ -24,6 +24,29 @@ type Shape struct {
 	// SLAVE, no haMasterAddress, so it learns its master's HA address
 	// from the name server's answer to its registration.
 	Slave bool
+	// SlaveBroker is the slaves' implementation when it is not Broker's
+	// (a Java master with a Sputnik slave, or the other way round); ""
+	// means Broker.
+	SlaveBroker Impl
+	// SyncMaster runs the masters as SYNC_MASTER (a send waits for the
+	// slave) instead of ASYNC_MASTER.
+	SyncMaster bool
+}
+
+// masterRole is the masters' brokerRole ("": ASYNC_MASTER).
+func (s Shape) masterRole() string {
+	if s.SyncMaster {
+		return "SYNC_MASTER"
+	}
+	return ""
+}
+
+// SlaveImpl is the implementation the slaves run.
+func (s Shape) SlaveImpl() Impl {
+	if s.SlaveBroker != "" {
+		return s.SlaveBroker
+	}
+	return s.Broker
 }
 
 // String is the shape's key: "ns=sputnik broker=java x1", "… x1+slave".
@@ -31,6 +54,12 @@ func (s Shape) String() string {
 	str := fmt.Sprintf("ns=%s broker=%s x%d", s.Namesrv, s.Broker, s.Brokers)
 	if s.Slave {
 		str += "+slave"
+		if s.SlaveImpl() != s.Broker {
+			str += "=" + string(s.SlaveImpl())
+		}
+	}
+	if s.SyncMaster {
+		str += " sync"
 	}
 	return str
 }
@@ -98,7 +127,7 @@ func (l *Launcher) StartCluster(ctx context.Context, s Shape) (*Cluster, error) 
 	}
 	for i := 0; i < s.Brokers; i++ {
 		b, err := l.StartBroker(ctx, s.Broker, BrokerOptions{
-			Name: BrokerName(i), Cluster: ClusterName, Namesrv: ns.Addr(), Heap: heap,
+			Name: BrokerName(i), Cluster: ClusterName, Namesrv: ns.Addr(), Heap: heap, Role: s.masterRole(),
 		})
 		c.Brokers = append(c.Brokers, b)
 		if err != nil {
@@ -106,7 +135,7 @@ func (l *Launcher) StartCluster(ctx context.Context, s Shape) (*Cluster, error) 
 		}
 	}
 	for i := 0; s.Slave && i < s.Brokers; i++ {
-		b, err := l.StartBroker(ctx, s.Broker, BrokerOptions{
+		b, err := l.StartBroker(ctx, s.SlaveImpl(), BrokerOptions{
 			Name: BrokerName(i), Cluster: ClusterName, Namesrv: ns.Addr(), Heap: heap,
 			ID: 1, Role: "SLAVE",
 		})

@@ -56,6 +56,12 @@ type Needs struct {
 	NamesrvJava bool
 	// BrokerJava pins the brokers to Java.
 	BrokerJava bool
+	// MasterJava pins the masters to Java and SlaveJava the slaves, for
+	// replication between the implementations: the other side follows
+	// the runner's -broker-impl choice.
+	MasterJava, SlaveJava bool
+	// SyncMaster runs the masters as SYNC_MASTER (Slave should be set).
+	SyncMaster bool
 	// Slave gives every broker group a slave (brokerId 1, SLAVE) that
 	// finds its master through the name server.
 	Slave bool

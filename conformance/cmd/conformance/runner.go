@@ -97,7 +97,7 @@ func javaClasspath(ctx context.Context, path string) (string, error) {
 // server is Sputnik and the brokers follow -broker-impl, unless the
 // scenario pins either to Java.
 func (r *runner) shapeFor(s *scenario.Scenario, impl cluster.Impl) cluster.Shape {
-	sh := cluster.Shape{Namesrv: impl, Broker: impl, Brokers: s.Needs.Brokers, Slave: s.Needs.Slave}
+	sh := cluster.Shape{Namesrv: impl, Broker: impl, Brokers: s.Needs.Brokers, Slave: s.Needs.Slave, SyncMaster: s.Needs.SyncMaster}
 	if impl == cluster.Java {
 		return sh
 	}
@@ -112,6 +112,12 @@ func (r *runner) shapeFor(s *scenario.Scenario, impl cluster.Impl) cluster.Shape
 	}
 	if s.Needs.BrokerJava {
 		sh.Broker = cluster.Java
+	}
+	if s.Needs.SlaveJava && sh.Broker != cluster.Java {
+		sh.SlaveBroker = cluster.Java
+	}
+	if s.Needs.MasterJava && sh.Broker != cluster.Java {
+		sh.SlaveBroker, sh.Broker = sh.Broker, cluster.Java
 	}
 	return sh
 }
