@@ -17,10 +17,13 @@ import (
 )
 
 // haPair opens a master and a slave store that replicate over loopback.
-func haPair(t *testing.T, role BrokerRole) (master, slave *Store) {
+func haPair(t *testing.T, role BrokerRole, tweak ...func(*Config)) (master, slave *Store) {
 	t.Helper()
 	mc := testConfig(t.TempDir())
 	mc.BrokerRole = role
+	for _, f := range tweak {
+		f(&mc)
+	}
 	mc.HaListenPort = 0
 	master, err := Open(mc, Options{Master: true, HA: true})
 	require.NoError(t, err)
@@ -127,6 +130,21 @@ func TestSyncMasterWaitsForSlave(t *testing.T) {
 	r := syncPut(t, master)
 	require.Equal(t, SlaveNotAvailable, r.Status)
 	require.Positive(t, r.WroteBytes, "the message is stored all the same")
+}
+
+// With transientStorePoolEnable an append becomes readable only when the
+// commit service writes it; the slave still gets it promptly.
+func TestSyncMasterWithTransientStorePool(t *testing.T) {
+	master, slave := haPair(t, SyncMaster, func(c *Config) { c.TransientStorePoolEnable = true })
+	require.True(t, master.cl.Staged())
+	eventually(t, "the slave's first report", func() bool { return master.SlaveOK(master.cl.MaxOffset()) })
+	begun := time.Now()
+	for range 5 {
+		r := syncPut(t, master)
+		require.Equal(t, PutOK, r.Status, "%v", r.Err)
+	}
+	require.Less(t, time.Since(begun), 4*time.Second, "each put waited for a heartbeat (5 s)")
+	eventually(t, "the slave to catch up", caughtUp(master, slave))
 }
 
 // SlaveOK exposes the SYNC_MASTER precondition to tests.

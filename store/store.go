@@ -206,6 +206,7 @@ func (s *Store) commitLogConfig() commitlog.Config {
 		CommitInterval:         ms(s.cfg.CommitIntervalCommitLog),
 		CommitLeastPages:       int(s.cfg.CommitCommitLogLeastPages),
 		CommitThoroughInterval: ms(s.cfg.CommitCommitLogThoroughInterval),
+		Committed:              s.committed,
 		Now:                    s.opt.Now,
 		Log:                    s.log.WithField("component", "commitlog"),
 	}
@@ -324,6 +325,15 @@ func (s *Store) Start() error {
 		s.runService(sc.run)
 	}
 	return nil
+}
+
+// committed wakes dispatch and the slaves' writers once staged appends
+// are readable.
+func (s *Store) committed() {
+	if r := s.reput; r != nil {
+		r.wake()
+	}
+	s.replicated()
 }
 
 func (s *Store) runService(fn func(stop <-chan struct{})) {

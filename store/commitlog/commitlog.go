@@ -62,6 +62,10 @@ type Config struct {
 	CommitLeastPages       int           // commitCommitLogLeastPages
 	CommitThoroughInterval time.Duration // commitCommitLogThoroughInterval
 	ringSize               int64         // tests: the staging ring's size (0: ringSizeFor)
+	// Committed, when set, is called on the commit service's goroutine
+	// each time it makes more of a staged log readable (dispatch and
+	// replication wait for that).
+	Committed func()
 
 	// Now is the clock records are stamped with (ms); nil means wall time.
 	Now func() int64

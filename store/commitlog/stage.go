@@ -200,6 +200,9 @@ func (m *committer) run() {
 		if m.s.committed.Load() != before {
 			last = time.Now()
 			m.c.flush.appended()
+			if cfg.Committed != nil {
+				cfg.Committed()
+			}
 		}
 	}
 }

@@ -12,6 +12,11 @@ import (
 	"github.com/sirupsen/logrus"
 )
 
+// pollInterval is how often an idle writer looks for data nobody told it
+// about (Java waits 100 ms too): with transientStorePoolEnable an append
+// becomes readable only when the commit service writes it.
+const pollInterval = 100 * time.Millisecond
+
 // conn is one slave's connection on the master (Java HAConnection): the
 // reader takes the slave's offset reports, the writer streams the log.
 type conn struct {
@@ -125,7 +130,7 @@ func (c *conn) write() {
 			}
 			lastWrite = now
 		}
-		idle.Reset(c.m.cfg.HeartbeatInterval - now.Sub(lastWrite))
+		idle.Reset(min(c.m.cfg.HeartbeatInterval-now.Sub(lastWrite), pollInterval))
 		select {
 		case <-c.closed:
 			return

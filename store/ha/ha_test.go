@@ -266,3 +266,31 @@ func FuzzParseHeader(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSlaveReceive feeds arbitrary master streams to a slave: it must
+// append only data that continues its log and never panic or hang.
+func FuzzSlaveReceive(f *testing.F) {
+	var frame [HeaderSize]byte
+	PutHeader(frame[:], Header{Offset: 0, Size: 3})
+	f.Add(append(frame[:], 1, 2, 3))
+	PutHeader(frame[:], Header{Offset: 7, Size: 1})
+	f.Add(append(frame[:], 9))
+	f.Add([]byte{0, 0, 0})
+	f.Fuzz(func(t *testing.T, stream []byte) {
+		sink := &memLog{segSize: 1 << 20}
+		s := &Slave{cfg: testConfig().withDefaults(), sink: sink, stop: make(chan struct{})}
+		master, slave := net.Pipe()
+		go func() {
+			_, _ = master.Write(stream)
+			_ = master.Close()
+		}()
+		r := newReporter(s, slave)
+		err := s.receive(slave, r)
+		if err == nil {
+			t.Fatal("receive ended without an error")
+		}
+		if got := sink.MaxOffset() - sink.base; got > int64(len(stream)) {
+			t.Fatalf("appended %d bytes from a %d-byte stream", got, len(stream))
+		}
+	})
+}
