@@ -3,10 +3,16 @@ package store
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -218,4 +224,94 @@ func TestSlaveRefusesPutsAndKeepsPartialTail(t *testing.T) {
 	eventually(t, "dispatch of the completed record", func() bool { return s2.DispatchBehind() == 0 })
 	require.True(t, bytes.Equal(full, commitLogBytes(t, s2)))
 	require.ErrorContains(t, replicaSink{s2}.AppendAt(5, []byte("x")), "does not continue the log")
+}
+
+// slaveChild is the slave process of TestKill9Slave: it follows the
+// master at addr until it is killed.
+func slaveChild(root, addr string) {
+	cfg := testConfig(root)
+	cfg.BrokerRole = Slave
+	cfg.HaListenPort = 0
+	s, err := Open(cfg, Options{HA: true})
+	if err != nil {
+		fmt.Println("open:", err)
+		os.Exit(2)
+	}
+	s.SetHAMasterAddress(addr)
+	if err := s.Start(); err != nil {
+		fmt.Println("start:", err)
+		os.Exit(2)
+	}
+	fmt.Println("following", addr)
+	select {}
+}
+
+// TestKill9Slave kills a replicating slave at random moments, 10 times,
+// while the master keeps writing. Each restart recovers the slave's log
+// (cutting a record that arrived in part) and asks the master from there;
+// at the end the slave's log is the master's, byte for byte, and every
+// message reads back from it.
+func TestKill9Slave(t *testing.T) {
+	if env := os.Getenv("SPUTNIK_SLAVE_CHILD"); env != "" {
+		root, addr, _ := strings.Cut(env, ",")
+		slaveChild(root, addr)
+		return
+	}
+	mc := testConfig(t.TempDir())
+	mc.HaListenPort = 0
+	master, err := Open(mc, Options{Master: true, HA: true})
+	require.NoError(t, err)
+	require.NoError(t, master.Start())
+	t.Cleanup(func() { _ = master.Close() })
+
+	stop := make(chan struct{})
+	var mu sync.Mutex
+	var msgs []sent
+	var writer sync.WaitGroup
+	write := func() {
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			m := sent{topic: "HAKill", queueID: int32(i % 3), body: crashBody(i)}
+			m.res = master.PutMessage(&Message{Topic: m.topic, QueueID: m.queueID, Body: []byte(m.body),
+				BornHost: testBorn, StoreHost: testStore})
+			if m.res.Status != PutOK {
+				return
+			}
+			mu.Lock()
+			msgs = append(msgs, m)
+			mu.Unlock()
+			time.Sleep(200 * time.Microsecond) // keep the log within a few files
+		}
+	}
+
+	root := t.TempDir()
+	for round := range 10 {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestKill9Slave$")
+		cmd.Env = append(os.Environ(), "SPUTNIK_SLAVE_CHILD="+root+","+master.HAAddr().String())
+		require.NoError(t, cmd.Start())
+		if round == 0 { // the slave has the log from its first byte
+			eventually(t, "the first slave", func() bool { return master.HAConnections() == 1 })
+			writer.Add(1)
+			go func() { defer writer.Done(); write() }()
+		}
+		time.Sleep(time.Duration(50+rand.IntN(250)) * time.Millisecond) // replicating when killed
+		require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
+		_ = cmd.Wait()
+	}
+	close(stop)
+	writer.Wait()
+
+	slave := openSlave(t, root, master.HAAddr().String())
+	require.False(t, slave.LastExitOK(), "a killed slave recovers abnormally")
+	eventually(t, "the slave to catch up", caughtUp(master, slave))
+	require.Equal(t, commitLogBytes(t, master), commitLogBytes(t, slave))
+	mu.Lock()
+	defer mu.Unlock()
+	require.NotEmpty(t, msgs)
+	checkAll(t, slave, msgs)
+	t.Logf("%d messages, %d bytes replicated across 10 kills", len(msgs), master.cl.MaxOffset())
 }
