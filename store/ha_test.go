@@ -25,18 +25,23 @@ import (
 // haPair opens a master and a slave store that replicate over loopback.
 func haPair(t *testing.T, role BrokerRole, tweak ...func(*Config)) (master, slave *Store) {
 	t.Helper()
+	master = openMaster(t, append(tweak, func(c *Config) { c.BrokerRole = role })...)
+	return master, openSlave(t, t.TempDir(), master.HAAddr().String())
+}
+
+// openMaster opens a store that serves slaves on a free port.
+func openMaster(t *testing.T, tweak ...func(*Config)) *Store {
+	t.Helper()
 	mc := testConfig(t.TempDir())
-	mc.BrokerRole = role
+	mc.HaListenPort = 0
 	for _, f := range tweak {
 		f(&mc)
 	}
-	mc.HaListenPort = 0
 	master, err := Open(mc, Options{Master: true, HA: true})
 	require.NoError(t, err)
 	require.NoError(t, master.Start())
 	t.Cleanup(func() { _ = master.Close() })
-	slave = openSlave(t, t.TempDir(), master.HAAddr().String())
-	return master, slave
+	return master
 }
 
 func openSlave(t *testing.T, root, masterAddr string) *Store {
@@ -92,12 +97,7 @@ func TestSlaveReplicatesCommitLog(t *testing.T) {
 }
 
 func TestEmptySlaveStartsAtMastersNewestFile(t *testing.T) {
-	mc := testConfig(t.TempDir())
-	mc.HaListenPort = 0
-	master, err := Open(mc, Options{Master: true, HA: true})
-	require.NoError(t, err)
-	require.NoError(t, master.Start())
-	t.Cleanup(func() { _ = master.Close() })
+	master := openMaster(t)
 	putN(t, master, 150)
 	segs := master.cl.Queue().Segments()
 	require.Greater(t, len(segs), 1)
@@ -160,14 +160,7 @@ func (s *Store) SlaveOK(end int64) bool {
 }
 
 func TestSyncMasterTimesOutOnSilentSlave(t *testing.T) {
-	mc := testConfig(t.TempDir())
-	mc.BrokerRole = SyncMaster
-	mc.HaListenPort = 0
-	mc.SlaveTimeout = 200
-	master, err := Open(mc, Options{Master: true, HA: true})
-	require.NoError(t, err)
-	require.NoError(t, master.Start())
-	t.Cleanup(func() { _ = master.Close() })
+	master := openMaster(t, func(c *Config) { c.BrokerRole, c.SlaveTimeout = SyncMaster, 200 })
 
 	// A slave that asks for the log and never confirms anything.
 	nc, err := net.Dial("tcp", master.HAAddr().String())
@@ -257,12 +250,7 @@ func TestKill9Slave(t *testing.T) {
 		slaveChild(root, addr)
 		return
 	}
-	mc := testConfig(t.TempDir())
-	mc.HaListenPort = 0
-	master, err := Open(mc, Options{Master: true, HA: true})
-	require.NoError(t, err)
-	require.NoError(t, master.Start())
-	t.Cleanup(func() { _ = master.Close() })
+	master := openMaster(t)
 
 	stop := make(chan struct{})
 	var mu sync.Mutex

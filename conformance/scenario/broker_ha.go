@@ -75,6 +75,18 @@ func init() {
 	}
 }
 
+// awaitSendStatus sends n messages of a fresh prefix with the Java
+// producer until every one ends with want.
+func awaitSendStatus(ctx context.Context, env *Env, topic, prefix string, n int, want string) error {
+	return Eventually(ctx, syncMasterTimeout, 500*time.Millisecond, func() error {
+		st, err := javaSendStatuses(ctx, env, topic, runPrefix(prefix), n)
+		if err != nil {
+			return err
+		}
+		return allStatus(st, n, want)
+	})
+}
+
 // javaSendStatuses sends n messages with the Java producer and returns
 // their send statuses.
 func javaSendStatuses(ctx context.Context, env *Env, topic, prefix string, n int) ([]string, error) {
@@ -108,15 +120,7 @@ func syncMasterSend(ctx context.Context, env *Env) error {
 		return err
 	}
 	// The slave connects and reports within a heartbeat interval.
-	const n = 4
-	err := Eventually(ctx, syncMasterTimeout, time.Second, func() error {
-		st, err := javaSendStatuses(ctx, env, topic, runPrefix("sync"), n)
-		if err != nil {
-			return err
-		}
-		return allStatus(st, n, "SEND_OK")
-	})
-	if err != nil {
+	if err := awaitSendStatus(ctx, env, topic, "sync", 4, "SEND_OK"); err != nil {
 		return fmt.Errorf("with the slave: %w", err)
 	}
 	master, err := commitLogMaxOffset(ctx, env, env.Brokers[0].Addr)
@@ -133,27 +137,13 @@ func syncMasterSend(ctx context.Context, env *Env) error {
 	if err := env.Nodes.KillSlave(0); err != nil {
 		return err
 	}
-	err = Eventually(ctx, syncMasterTimeout, 500*time.Millisecond, func() error {
-		st, err := javaSendStatuses(ctx, env, topic, runPrefix("noslave"), 1)
-		if err != nil {
-			return err
-		}
-		return allStatus(st, 1, "SLAVE_NOT_AVAILABLE")
-	})
-	if err != nil {
+	if err := awaitSendStatus(ctx, env, topic, "noslave", 1, "SLAVE_NOT_AVAILABLE"); err != nil {
 		return fmt.Errorf("without the slave: %w", err)
 	}
 	if err := env.Nodes.StartSlave(ctx, 0); err != nil {
 		return err
 	}
-	err = Eventually(ctx, syncMasterTimeout, time.Second, func() error {
-		st, err := javaSendStatuses(ctx, env, topic, runPrefix("back"), 1)
-		if err != nil {
-			return err
-		}
-		return allStatus(st, 1, "SEND_OK")
-	})
-	if err != nil {
+	if err := awaitSendStatus(ctx, env, topic, "back", 1, "SEND_OK"); err != nil {
 		return fmt.Errorf("with the slave restarted: %w", err)
 	}
 	return nil

@@ -80,6 +80,9 @@ type compare struct {
 	brokerbenchBin string
 	clientGoRun    time.Duration
 	keepStore      bool
+	// ha runs each broker as SYNC_MASTER with a slave of the same
+	// implementation: every send waits for the slave.
+	ha bool
 }
 
 func main() { os.Exit(run()) }
@@ -96,7 +99,7 @@ func run() int {
 	brokerbench.QuietClientGo()
 	rep := &report{Started: time.Now(), CPUs: runtime.NumCPU(), GoVersion: runtime.Version(),
 		Heap: c.brokerHeap, CommitLogFile: c.brokerExtra["mappedFileSizeCommitLog"], Send: c.send,
-		JavaThreads: c.javaThreads, Prefill: c.prefill, RateConns: c.rateConns, SputnikExtra: c.sputnikExtra}
+		JavaThreads: c.javaThreads, Prefill: c.prefill, RateConns: c.rateConns, SputnikExtra: c.sputnikExtra, HA: c.ha}
 	c.namesrv, err = c.launcher.StartNamesrv(ctx, cluster.Java, cluster.NamesrvOptions{Name: "namesrv"})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench-compare: name server:", err)
@@ -173,6 +176,7 @@ func setup() (*compare, string, error) {
 	flag.StringVar(&c.perfDir, "perf-dir", "", "record `perf record -g` of Sputnik's broker during the raw send into this directory")
 	flag.StringVar(&c.clientGoBench, "clientgo-bench", "", "client-go v2.1.2 benchmark binary (go build github.com/apache/rocketmq-client-go/v2/benchmark); empty skips it")
 	flag.DurationVar(&c.clientGoRun, "clientgo-run", 16*time.Second, "how long the client-go benchmark producer runs (its rate covers the last 10 s)")
+	flag.BoolVar(&c.ha, "ha", false, "run each broker as SYNC_MASTER with a slave of the same implementation (sends wait for the slave)")
 	flag.BoolVar(&c.keepStore, "keep-store", false, "keep each broker's store directory (removed after the broker stops otherwise)")
 	flag.Func("sputnik-props", "k=v[,k=v] added to Sputnik's broker properties only (diagnostics: the comparison is no longer like for like)", func(v string) error {
 		c.sputnikExtra = map[string]string{}

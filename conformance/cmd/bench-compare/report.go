@@ -32,6 +32,7 @@ type report struct {
 	Prefill       int64                   `json:"prefill"`
 	RateConns     int                     `json:"rateConns"`
 	SputnikExtra  map[string]string       `json:"sputnikExtraProps,omitempty"`
+	HA            bool                    `json:"ha,omitempty"`
 	Rounds        []round                 `json:"rounds"`
 }
 
@@ -188,6 +189,9 @@ func (r *report) printMarkdown(w io.Writer) {
 		"%d B bodies, %d closed-loop conns, %d Java client threads, %d open-loop conns, warmup %v, measured %v, %d messages drained.\n\n",
 		r.Started.Format("2006-01-02 15:04"), r.CPUs, r.GoVersion, r.Heap, r.CommitLogFile, r.Send.BodySize, r.Send.Conns,
 		r.JavaThreads, r.RateConns, r.Send.Warmup, r.Send.Duration, r.Prefill)
+	if r.HA {
+		fmt.Fprintf(w, "**Master/slave (-ha):** each broker ran as SYNC_MASTER with a slave of its own implementation; every send waited for the slave.\n\n")
+	}
 	if len(r.SputnikExtra) > 0 {
 		fmt.Fprintf(w, "**Diagnostic run, not like for like:** Sputnik's broker also had %v.\n\n", r.SputnikExtra)
 	}

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/sputnikmq/sputnik/conformance/cluster"
+	"github.com/sputnikmq/sputnik/conformance/rawclient"
+	"github.com/sputnikmq/sputnik/remoting/protocol"
 	"github.com/sputnikmq/sputnik/tools/brokerbench"
 	"github.com/sputnikmq/sputnik/tools/procfs"
 )
@@ -91,20 +93,23 @@ func (c *compare) runImpl(ctx context.Context, impl cluster.Impl, round int, rat
 	}
 	defer func() {
 		r.Memory = rss.Close()
-		if err := node.Stop(30 * time.Second); err != nil {
-			progress("%s: stop: %v", impl, err)
-		}
-		if !c.keepStore { // gigabytes of commit log per broker
-			if err := os.RemoveAll(filepath.Join(node.Dir, "store")); err != nil {
-				progress("%s: remove store: %v", impl, err)
-			}
-		}
+		c.stopNode(node)
 	}()
 	sleepCtx(ctx, c.idle)
 	r.IdleRSS = rss.Read().RSS
 	progress("%s: registered after %v (not yet at %v; %v), idle RSS %.1f MiB", impl, r.Registered, r.RegisteredAfter, r.Phases, mib(r.IdleRSS))
 	for _, t := range []string{sendTopic, consumeTopic} {
 		r.fail("create topic "+t, brokerbench.CreateTopic(ctx, node.Addr(), t, benchQueues))
+	}
+	if c.ha {
+		slave, err := c.startSlave(ctx, impl, name, node)
+		if slave != nil {
+			defer c.stopNode(slave)
+		}
+		if err != nil {
+			r.fail("slave", err)
+			return r
+		}
 	}
 	sleepCtx(ctx, time.Second)
 	c.sendPhase(ctx, r, node)
@@ -122,6 +127,47 @@ func (c *compare) runImpl(ctx context.Context, impl cluster.Impl, round int, rat
 	}
 	c.consumePhase(ctx, r, node)
 	return r
+}
+
+// stopNode stops a broker and removes its store (gigabytes of commit log)
+// unless -keep-store.
+func (c *compare) stopNode(node *cluster.Node) {
+	if err := node.Stop(30 * time.Second); err != nil {
+		progress("%s: stop: %v", node.Name, err)
+	}
+	if !c.keepStore {
+		if err := os.RemoveAll(filepath.Join(node.Dir, "store")); err != nil {
+			progress("%s: remove store: %v", node.Name, err)
+		}
+	}
+}
+
+// startSlave starts the SLAVE of master (-ha) and waits until the master
+// answers a send SUCCESS, which a SYNC_MASTER does only once the slave has
+// the message.
+func (c *compare) startSlave(ctx context.Context, impl cluster.Impl, name string, master *cluster.Node) (*cluster.Node, error) {
+	extra := maps.Clone(c.brokerExtra)
+	if impl == cluster.Sputnik {
+		maps.Copy(extra, c.sputnikExtra)
+	}
+	slave, err := c.launcher.StartBroker(ctx, impl, cluster.BrokerOptions{Name: name, Cluster: "BenchCluster", ID: 1,
+		Role: "SLAVE", Namesrv: c.namesrv.Addr(), Heap: c.brokerHeap, Extra: extra})
+	if err != nil {
+		return slave, err
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	req := brokerbench.SendRequest("bench_ha_probe", sendTopic, 0, []byte("probe"))
+	for {
+		resp, err := rawclient.Call(ctx, master.Addr(), req, 3*time.Second)
+		if err == nil && resp.Code == int32(protocol.RespSuccess) {
+			progress("%s: the slave confirms sends", impl)
+			return slave, nil
+		}
+		if time.Now().After(deadline) {
+			return slave, fmt.Errorf("the master does not answer SUCCESS with its slave after 60 s: %v %v", resp, err)
+		}
+		sleepCtx(ctx, 200*time.Millisecond)
+	}
 }
 
 // startBroker starts the broker while polling the name server for it.
@@ -142,8 +188,12 @@ func (c *compare) startBroker(ctx context.Context, impl cluster.Impl, name strin
 	if impl == cluster.Sputnik {
 		maps.Copy(extra, c.sputnikExtra)
 	}
+	role := ""
+	if c.ha {
+		role = "SYNC_MASTER"
+	}
 	node, err := c.launcher.StartBroker(ctx, impl, cluster.BrokerOptions{Name: name, Cluster: "BenchCluster",
-		Namesrv: c.namesrv.Addr(), Heap: c.brokerHeap, Extra: extra})
+		Namesrv: c.namesrv.Addr(), Heap: c.brokerHeap, Extra: extra, Role: role})
 	if err != nil {
 		return nil, nil, err
 	}
