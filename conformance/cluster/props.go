@@ -176,6 +176,9 @@ func brokerProperties(dir string, o BrokerOptions) *Properties {
 	// The transaction check every second instead of every minute, so that
 	// a scenario sees an unknown transaction resolved in seconds.
 	p.Set("transactionCheckInterval", "1000")
+	// SQL92 subscriptions (MessageSelector.bySql) need it; TAG ones are
+	// not affected.
+	p.Set("enablePropertyFilter", "true")
 	p.Merge(o.Extra)
 	return p
 }

@@ -122,6 +122,7 @@ func javaProduce(ctx context.Context, env *Env, topic, group, mode string, ss []
 // clustering, subscription "*").
 type consumeReq struct {
 	Topic, Group, Sub, Prefix string
+	SQL                       string // MessageSelector.bySql instead of Sub
 	Count                     int
 	Orderly                   bool
 	FromWhere                 string // first, last, timestamp
@@ -153,6 +154,9 @@ func javaConsume(ctx context.Context, env *Env, r consumeReq) (*consumeResult, e
 	}
 	if r.Sub == "" {
 		delete(p, "sub")
+	}
+	if r.SQL != "" {
+		p["sql"] = r.SQL
 	}
 	if r.Produce != nil {
 		mode := r.ProduceMode

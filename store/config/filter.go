@@ -135,6 +135,9 @@ func (m *FilterDataMapByTopic) Get(group string) (*ConsumerFilterData, bool) {
 	return m.groups.Get(group)
 }
 
+// Remove drops group's filter.
+func (m *FilterDataMapByTopic) Remove(group string) { m.groups.Remove(group) }
+
 // Len returns the number of groups.
 func (m *FilterDataMapByTopic) Len() int { return m.groups.Len() }
 

@@ -31,6 +31,17 @@ import (
 // The properties are not parsed here (Java also parses them, which cannot
 // fail, except for the schedule-topic DELAY value: see the package's
 // caller).
+// RecordProperties returns the properties string of the record b starts
+// with (aliasing b), checking the record as DecodeRecord does without its
+// CRC and without allocating.
+func RecordProperties(b []byte) ([]byte, error) {
+	var r Record
+	if _, err := decode(b, false, &r); err != nil {
+		return nil, err
+	}
+	return r.Properties, nil
+}
+
 func DecodeRecord(b []byte, checkCRC bool) (Record, error) {
 	var r Record
 	topic, err := decode(b, checkCRC, &r)

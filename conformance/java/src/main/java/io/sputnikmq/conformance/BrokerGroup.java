@@ -1,5 +1,7 @@
 package io.sputnikmq.conformance;
 
+import org.apache.rocketmq.client.consumer.MessageSelector;
+
 import com.alibaba.fastjson.JSONObject;
 import java.nio.charset.StandardCharsets;
 import java.text.SimpleDateFormat;
@@ -78,7 +80,12 @@ final class BrokerGroup {
             c.setMessageModel(MessageModel.BROADCASTING);
         }
         String sub = req.getString("sub");
-        c.subscribe(topic, sub == null ? "*" : sub);
+        String sql = req.getString("sql");
+        if (sql != null) {
+            c.subscribe(topic, MessageSelector.bySql(sql));
+        } else {
+            c.subscribe(topic, sub == null ? "*" : sub);
+        }
         long sleepMs = req.getLongValue("sleepMs");
         if (req.getBooleanValue("orderly")) {
             c.registerMessageListener((MessageListenerOrderly) (msgs, ctx) -> {

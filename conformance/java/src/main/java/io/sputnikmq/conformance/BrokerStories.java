@@ -1,5 +1,7 @@
 package io.sputnikmq.conformance;
 
+import org.apache.rocketmq.client.consumer.MessageSelector;
+
 import com.alibaba.fastjson.JSONArray;
 import com.alibaba.fastjson.JSONObject;
 import java.nio.ByteBuffer;
@@ -91,7 +93,12 @@ final class BrokerStories {
         c.setInstanceName(BrokerMessaging.instanceName("lite"));
         c.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
         String sub = req.getString("sub");
-        c.subscribe(req.getString("topic"), sub == null ? "*" : sub);
+        String sql = req.getString("sql");
+        if (sql != null) {
+            c.subscribe(req.getString("topic"), MessageSelector.bySql(sql));
+        } else {
+            c.subscribe(req.getString("topic"), sub == null ? "*" : sub);
+        }
         c.start();
         List<Map<String, Object>> got = new ArrayList<>();
         java.util.Set<String> seen = new java.util.HashSet<>();

@@ -1,0 +1,265 @@
+// Package consumerfilter is the broker's ConsumerFilterManager (Java 4.9.8
+// org.apache.rocketmq.broker.filter): the compiled SQL92 filter of every
+// consumer group and topic, fed by heartbeats, read by pulls, kept in
+// consumerFilter.json.
+package consumerfilter
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/sputnikmq/sputnik/broker/body"
+	"github.com/sputnikmq/sputnik/store/config"
+)
+
+// Matcher is a compiled expression: whether a message with these
+// properties is selected.
+type Matcher interface {
+	Match(props func(name string) (string, bool)) bool
+}
+
+// Compiler compiles an expression of a type (FilterFactory.get(type)
+// .compile); an unknown type is an error.
+type Compiler func(expressionType, expression string) (Matcher, error)
+
+// Filter is what a pull needs of a group's filter on a topic.
+type Filter struct {
+	ClientVersion int64
+	// Matcher is nil when the expression did not compile (a filter loaded
+	// from the file): the pull then lets every message through, as Java's
+	// ExpressionMessageFilter does without a compiled expression.
+	Matcher Matcher
+}
+
+// Options configure a Manager.
+type Options struct {
+	Path      string // consumerFilter.json
+	Bloom     Bloom
+	Compile   Compiler
+	CleanSpan time.Duration // filterDataCleanTimeSpan: how long dead filters are kept
+	Now       func() time.Time
+	Log       *logrus.Entry
+}
+
+// Manager is ConsumerFilterManager.
+type Manager struct {
+	opt       Options
+	mu        sync.Mutex
+	table     *config.ConsumerFilters
+	compiled  map[key]Matcher
+	persistMu sync.Mutex
+}
+
+type key struct{ topic, group string }
+
+// New returns an empty manager.
+func New(opt Options) *Manager {
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.Log == nil {
+		l := logrus.New()
+		l.SetLevel(logrus.PanicLevel)
+		opt.Log = logrus.NewEntry(l)
+	}
+	return &Manager{opt: opt, table: config.NewConsumerFilters(), compiled: map[key]Matcher{}}
+}
+
+// Load reads consumerFilter.json (ConsumerFilterManager.decode): every
+// filter is compiled again; a file written with another bloom shape is
+// ignored whole; filters alive when written count as dead since 30 s
+// before now, until their consumers' next heartbeat.
+func (m *Manager) Load() (config.LoadResult, error) {
+	loaded, res, err := config.LoadDetail(m.opt.Path, config.DecodeConsumerFilters)
+	if err != nil || !res.Found {
+		return res, err
+	}
+	if !loaded.Restore(m.opt.Now().UnixMilli(), m.opt.Bloom.M, m.opt.Bloom.K) {
+		m.opt.Log.Info("bloom filter changed, so the persisted consumer filters are ignored")
+		return res, nil
+	}
+	compiled := map[key]Matcher{}
+	loaded.Range(func(topic string, t *config.FilterDataMapByTopic) bool {
+		t.Range(func(group string, f *config.ConsumerFilterData) bool {
+			if mt, err := m.opt.Compile(f.ExpressionType, f.Expression); err == nil {
+				compiled[key{topic, group}] = mt
+			} else {
+				m.opt.Log.WithError(err).WithField("group", group).Error("load filter data")
+			}
+			return true
+		})
+		return true
+	})
+	m.mu.Lock()
+	m.table, m.compiled = loaded, compiled
+	m.mu.Unlock()
+	return res, nil
+}
+
+// Persist cleans out filters dead for longer than CleanSpan and rewrites
+// consumerFilter.json (ConfigManager.persist, encode runs clean first).
+func (m *Manager) Persist() error {
+	m.persistMu.Lock()
+	defer m.persistMu.Unlock()
+	m.mu.Lock()
+	m.table.Clean(m.opt.Now().UnixMilli(), m.opt.CleanSpan.Milliseconds())
+	m.dropUncompiled()
+	content := m.table.Encode()
+	m.mu.Unlock()
+	if err := config.Save(m.opt.Path, content); err != nil {
+		return fmt.Errorf("consumerfilter: persist: %w", err)
+	}
+	return nil
+}
+
+// dropUncompiled forgets compiled expressions of filters Clean removed.
+// mu is held.
+func (m *Manager) dropUncompiled() {
+	for k := range m.compiled {
+		if _, ok := m.data(k.topic, k.group); !ok {
+			delete(m.compiled, k)
+		}
+	}
+}
+
+// Get is the group's filter on topic (get(topic, group)).
+func (m *Manager) Get(topic, group string) (Filter, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	f, ok := m.data(topic, group)
+	if !ok {
+		return Filter{}, false
+	}
+	return Filter{ClientVersion: f.ClientVersion, Matcher: m.compiled[key{topic, group}]}, true
+}
+
+func (m *Manager) data(topic, group string) (*config.ConsumerFilterData, bool) {
+	t, ok := m.table.Topic(topic)
+	if !ok {
+		return nil, false
+	}
+	return t.Get(group)
+}
+
+// Register is register(group, subList), on every heartbeat: each SQL92
+// subscription's filter is added or updated, and the group's filters on
+// topics it no longer subscribes to die.
+func (m *Manager) Register(group string, subs []body.SubscriptionData) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := m.opt.Now().UnixMilli()
+	for _, sub := range subs {
+		if body.IsTagType(sub.ExpressionType) || !sub.SubString.Valid || sub.SubString.S == "" {
+			continue
+		}
+		m.register(sub.Topic.S, group, sub.SubString.S, sub.ExpressionType.S, sub.SubVersion, now)
+	}
+	m.table.Range(func(topic string, t *config.FilterDataMapByTopic) bool {
+		f, ok := t.Get(group)
+		if ok && !f.Dead() && !subscribes(subs, topic) {
+			f.DeadTime = now
+			m.opt.Log.WithFields(logrus.Fields{"group": group, "topic": topic}).Info("Consumer filter changed, make illegal topic dead")
+		}
+		return true
+	})
+}
+
+func subscribes(subs []body.SubscriptionData, topic string) bool {
+	for _, s := range subs {
+		if s.Topic.S == topic {
+			return true
+		}
+	}
+	return false
+}
+
+// register is FilterDataMapByTopic.register. mu is held.
+func (m *Manager) register(topic, group, expr, typ string, version, now int64) {
+	bloom := m.opt.Bloom.Data(group + "#" + topic)
+	old, ok := m.data(topic, group)
+	switch {
+	case !ok:
+		m.replace(topic, group, expr, typ, version, now, bloom)
+	case version <= old.ClientVersion:
+		if version == old.ClientVersion && old.Dead() {
+			old.DeadTime = 0 // reAlive
+		}
+	case old.Expression != expr || old.ExpressionType != typ || !equalBloom(old.BloomFilterData, bloom):
+		if !m.replace(topic, group, expr, typ, version, now, bloom) {
+			t, _ := m.table.Topic(topic)
+			t.Remove(group)
+			delete(m.compiled, key{topic, group})
+		}
+	default:
+		old.ClientVersion = version
+		if old.Dead() {
+			old.DeadTime = 0
+		}
+	}
+}
+
+// replace stores a new filter (build plus setBloomFilterData), unless the
+// expression does not compile.
+func (m *Manager) replace(topic, group, expr, typ string, version, now int64, bloom *config.BloomFilterData) bool {
+	mt, err := m.opt.Compile(typ, expr)
+	if err != nil {
+		m.opt.Log.WithError(err).WithFields(logrus.Fields{"group": group, "topic": topic, "expr": expr}).Error("parse error")
+		return false
+	}
+	m.table.Put(&config.ConsumerFilterData{ConsumerGroup: group, Topic: topic, Expression: expr, ExpressionType: typ,
+		BornTime: now, ClientVersion: version, BloomFilterData: bloom})
+	m.compiled[key{topic, group}] = mt
+	return true
+}
+
+// Unregister is unRegister(group), when the group's last consumer left:
+// its live filters die now.
+func (m *Manager) Unregister(group string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := m.opt.Now().UnixMilli()
+	m.table.Range(func(_ string, t *config.FilterDataMapByTopic) bool {
+		if f, ok := t.Get(group); ok && !f.Dead() {
+			f.DeadTime = now
+		}
+		return true
+	})
+}
+
+// ErrNotFilter: Build was asked for a TAG expression.
+var ErrNotFilter = errors.New("consumerfilter: a TAG expression has no filter")
+
+// Build compiles a subscription a pull carries itself (Java
+// ConsumerFilterManager.build), without registering it.
+func (m *Manager) Build(expressionType, expression string) (Matcher, error) {
+	if body.IsTagType(body.Str(expressionType)) {
+		return nil, ErrNotFilter
+	}
+	return m.opt.Compile(expressionType, expression)
+}
+
+// Run persists every interval until stop closes, then once more (Java's
+// 10 s schedule and shutdown).
+func (m *Manager) Run(stop <-chan struct{}, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			m.persistLogged()
+			return
+		case <-t.C:
+			m.persistLogged()
+		}
+	}
+}
+
+func (m *Manager) persistLogged() {
+	if err := m.Persist(); err != nil {
+		m.opt.Log.WithError(err).Error("persist consumerFilter.json")
+	}
+}
