@@ -6,10 +6,10 @@ package broker
 //
 // As in Java, the units come from the one file that holds the index
 // (getIndexBuffer), at most count of them; an index the queue does not
-// hold answers SUCCESS with a remark and no body. Sputnik keeps no
-// ConsumerFilterData (no SQL92), so filterData is "null" for an online
-// group, what Java writes for a TAG subscription; a unit in the ext file
-// is evaluated with the group's TAG filter (an SQL92 one evaluates false).
+// hold answers SUCCESS with a remark and no body. filterData is the
+// group's ConsumerFilterData as fastjson prints it ("null" for a TAG
+// subscription); a unit in the ext file is evaluated with the group's
+// filter.
 
 import (
 	"context"
@@ -32,13 +32,15 @@ func (h *statsAdmin) queryConsumeQueue(_ context.Context, _ *remoting.Conn, req 
 		return wire.NewResponse(req, int32(protocol.RespSystemError), fmt.Sprintf("%d@%s is not exist!", hdr.QueueId, hdr.Topic)), nil
 	}
 	res := body.QueryConsumeQueueResponse{MaxQueueIndex: q.MaxOffset(), MinQueueIndex: q.MinOffset()}
-	var filter *tagFilter // nil: no group named, or an SQL92 subscription
+	var eval func(tagsCode int64, ext *consumequeue.ExtUnit) bool // nil: no group named
 	if _, named := req.ExtValue("consumerGroup"); named {
 		if sd, ok := h.consumers.FindSubscription(hdr.ConsumerGroup, hdr.Topic); ok {
 			res.SubscriptionData = &sd
-			res.FilterData = body.Str("null")
+			fd, sqlEval := h.filters.QueueView(hdr.Topic, hdr.ConsumerGroup)
+			res.FilterData = body.Str(fd)
+			eval = func(_ int64, ext *consumequeue.ExtUnit) bool { return sqlEval(ext.MsgStoreTime, ext.BitMap) }
 			if body.IsTagType(sd.ExpressionType) {
-				filter = newTagFilter(sd.SubString.S)
+				eval = newTagFilter(sd.SubString.S).evalExt
 			}
 		} else {
 			res.FilterData = body.Str(fmt.Sprintf("%s@%s is not online!", hdr.ConsumerGroup, hdr.Topic))
@@ -53,7 +55,7 @@ func (h *statsAdmin) queryConsumeQueue(_ context.Context, _ *remoting.Conn, req 
 	defer units.Release()
 	res.QueueData = []body.ConsumeQueueData{}
 	for i := 0; i < units.Len() && i < int(max(hdr.Count, 0)); i++ {
-		res.QueueData = append(res.QueueData, h.unitData(q, units.At(i), filter))
+		res.QueueData = append(res.QueueData, h.unitData(q, units.At(i), eval))
 	}
 	resp := success(req)
 	resp.Body = res.Encode()
@@ -62,7 +64,7 @@ func (h *statsAdmin) queryConsumeQueue(_ context.Context, _ *remoting.Conn, req 
 
 // unitData is one unit's ConsumeQueueData; with the ext file on, a unit
 // whose tags code is an ext address carries the ext unit.
-func (h *statsAdmin) unitData(q *consumequeue.Queue, u consumequeue.Unit, filter *tagFilter) body.ConsumeQueueData {
+func (h *statsAdmin) unitData(q *consumequeue.Queue, u consumequeue.Unit, eval func(int64, *consumequeue.ExtUnit) bool) body.ConsumeQueueData {
 	d := body.ConsumeQueueData{PhysicOffset: u.Phy, PhysicSize: u.Size, TagsCode: u.TagsCode}
 	if q.Ext() == nil || !consumequeue.IsExtAddr(u.TagsCode) {
 		return d
@@ -76,8 +78,8 @@ func (h *statsAdmin) unitData(q *consumequeue.Queue, u consumequeue.Unit, filter
 	if len(ext.BitMap) > 0 {
 		d.BitMap = body.Str(body.BitsString(ext.BitMap))
 	}
-	if filter != nil {
-		d.Eval = filter.MatchTagsCode(ext.TagsCode, true, &ext)
+	if eval != nil {
+		d.Eval = eval(ext.TagsCode, &ext)
 	}
 	return d
 }

@@ -39,6 +39,7 @@ import (
 	"github.com/sputnikmq/sputnik/broker/body"
 	"github.com/sputnikmq/sputnik/broker/brokerconfig"
 	"github.com/sputnikmq/sputnik/broker/clients"
+	"github.com/sputnikmq/sputnik/broker/consumerfilter"
 	"github.com/sputnikmq/sputnik/broker/offsets"
 	"github.com/sputnikmq/sputnik/broker/stats"
 	"github.com/sputnikmq/sputnik/broker/topics"
@@ -57,6 +58,7 @@ type statsAdmin struct {
 	topics    *topics.Manager
 	offsets   *offsets.Manager
 	consumers *clients.ConsumerManager
+	filters   *consumerfilter.Manager
 	// groups lists the subscription groups in the table's order.
 	groups     func() []config.SubscriptionGroupConfig
 	brokerName string

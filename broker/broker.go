@@ -22,6 +22,7 @@ import (
 	"github.com/sputnikmq/sputnik/broker/body"
 	"github.com/sputnikmq/sputnik/broker/brokerconfig"
 	"github.com/sputnikmq/sputnik/broker/clients"
+	"github.com/sputnikmq/sputnik/broker/consumerfilter"
 	"github.com/sputnikmq/sputnik/broker/groups"
 	"github.com/sputnikmq/sputnik/broker/longpoll"
 	"github.com/sputnikmq/sputnik/broker/offsets"
@@ -54,6 +55,7 @@ type Broker struct {
 	topics    *topics.Manager
 	groups    *groups.Manager
 	offsets   *offsets.Manager
+	filters   *consumerfilter.Manager
 	producers *clients.ProducerManager
 	consumers *clients.ConsumerManager
 	locks     *clients.RebalanceLockManager
@@ -147,7 +149,11 @@ func (b *Broker) openManagers() error {
 	if err != nil {
 		return err
 	}
-	for name, load := range map[string]func() (config.LoadResult, error){"topics": b.topics.Load, "groups": b.groups.Load, "offsets": b.offsets.Load} {
+	if b.filters, err = b.newConsumerFilters(); err != nil {
+		return err
+	}
+	for name, load := range map[string]func() (config.LoadResult, error){"topics": b.topics.Load, "groups": b.groups.Load,
+		"offsets": b.offsets.Load, "consumer filters": b.filters.Load} {
 		if _, err := load(); err != nil {
 			return fmt.Errorf("broker: load %s: %w", name, err)
 		}
@@ -236,6 +242,7 @@ func (b *Broker) Start() error {
 		"register": time.Since(t2).String()}).Info("broker started")
 	b.goService(func() { b.reg.run(b.stop, b.registerPeriod()) })
 	b.goService(func() { _ = b.offsets.Run(ctx) })
+	b.goService(func() { b.filters.Run(b.stop, consumerFilterPersistPeriod) })
 	b.goService(func() { b.hold.Run(b.stop, b.checkInterval()) })
 	b.goService(func() { b.stats.Run(b.stop) })
 	b.goService(func() { b.daily.run(b.stop, b.store) })
@@ -302,7 +309,7 @@ func (b *Broker) startServer() error {
 			if err := (connCaller{}).Oneway(ch, req); err != nil {
 				b.log.WithError(err).Debug("notifyConsumerIdsChanged")
 			}
-		}, nil)
+		}, b.filters)
 	b.consumers = clients.NewConsumerManager(time.Now, b.log.WithField("component", "consumers"), notify)
 	b.producers = clients.NewProducerManager(time.Now, b.log.WithField("component", "producers"))
 	b.locks = clients.NewRebalanceLockManager(time.Now, b.log.WithField("component", "locks"), 0)
@@ -363,7 +370,7 @@ func (b *Broker) registerHandlers() {
 	}
 	pull := &pullHandlers{
 		store: b.store, topics: b.topics, groups: groupsF, consumers: consumersAdapter{b.consumers}, offsets: b.offsets,
-		hold: b.hold, storeHost: b.storeHost(), stats: b.stats, log: b.log.WithField("component", "pull"),
+		hold: b.hold, storeHost: b.storeHost(), stats: b.stats, filters: b.filters, log: b.log.WithField("component", "pull"),
 		run: func(f func()) {
 			if err := b.pullPool.Submit(f); err != nil {
 				go f()
@@ -381,8 +388,12 @@ func (b *Broker) registerHandlers() {
 			_, _, _ = b.topics.CreateInSendMessageBack(topic, n, perm, sys)
 		},
 		EnablePropertyFilter: func() bool { return bc.EnablePropertyFilter },
-		Now:                  time.Now,
-		Log:                  b.log.WithField("component", "clients"),
+		CompileFilter: func(typ, expr string) error {
+			_, err := compileFilter(typ, expr)
+			return err
+		},
+		Now: time.Now,
+		Log: b.log.WithField("component", "clients"),
 	}
 	b.addProcessor(workers(bc.SendMessageThreadPoolNums), bc.SendThreadPoolQueueCapacity, send.register,
 		rejectWhen(b.store.OSPageCacheBusy))
@@ -412,7 +423,7 @@ func (b *Broker) registerAdminHandlers(groupsF *groups.Manager) {
 		brokerIP1: bc.BrokerIP1, brokerPermission: b.perm.Load, stats: b.stats, log: b.log.WithField("component", "sendback")}).register,
 		rejectWhen(b.store.OSPageCacheBusy))
 	b.addProcessor(workers(bc.QueryMessageThreadPoolNums), bc.QueryThreadPoolQueueCapacity, (&queryHandlers{store: b.store}).register)
-	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&statsAdmin{store: b.store, topics: b.topics, offsets: b.offsets, consumers: b.consumers,
+	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&statsAdmin{store: b.store, topics: b.topics, offsets: b.offsets, consumers: b.consumers, filters: b.filters,
 		groups: b.groups.Groups, brokerName: bc.BrokerName, brokerAddr: b.Addr, stats: b.stats, runtime: runtimeInfo{BootTime: b.bootMs, Broker: bc, Daily: b.daily, QueueLen: b.queueLen,
 			QueueHeadWait: b.queueHeadWait}}).register)
 	b.addProcessor(workers(bc.EndTransactionThreadPoolNums), bc.EndTransactionPoolQueueCapacity, (&txHandlers{store: b.store,

@@ -17,6 +17,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/sputnikmq/sputnik/broker/consumerfilter"
 	"github.com/sputnikmq/sputnik/broker/longpoll"
 	"github.com/sputnikmq/sputnik/broker/stats"
 	"github.com/sputnikmq/sputnik/broker/topics"
@@ -64,6 +65,12 @@ type offsetCommitter interface {
 	Commit(clientHost, group, topic string, queueID int32, offset int64)
 }
 
+// sqlFilters is the part of ConsumerFilterManager the pull path reads.
+type sqlFilters interface {
+	Get(topic, group string) (consumerfilter.Filter, bool)
+	Build(expressionType, expression string) (consumerfilter.Matcher, error)
+}
+
 // pullSettings are the BrokerConfig values the pull path reads.
 type pullSettings struct {
 	BrokerIP1            string
@@ -88,6 +95,7 @@ type pullHandlers struct {
 	set       pullSettings
 	storeHost message.Host
 	stats     *stats.Manager // nil counts nothing
+	filters   sqlFilters
 	// run executes a woken pull on the pull pool (Java's pullMessageExecutor).
 	run func(func())
 	log *logrus.Entry
@@ -154,7 +162,7 @@ func (h *pullHandlers) commit(c *remoting.Conn, hdr *protocol.PullMessageRequest
 
 // check runs Java's permission, group, topic, queue and subscription
 // checks; a non-nil *wire.Command is the error answer.
-func (h *pullHandlers) check(c *remoting.Conn, resp *wire.Command, hdr *protocol.PullMessageRequestHeader) (config.SubscriptionGroupConfig, *tagFilter, *wire.Command) {
+func (h *pullHandlers) check(c *remoting.Conn, resp *wire.Command, hdr *protocol.PullMessageRequestHeader) (config.SubscriptionGroupConfig, pullFilter, *wire.Command) {
 	var sg config.SubscriptionGroupConfig
 	if !topics.IsReadable(h.set.BrokerPermission()) {
 		return sg, nil, fail(resp, protocol.RespNoPermission, fmt.Sprintf("the broker[%s] pulling message is forbidden", h.set.BrokerIP1))
@@ -183,7 +191,7 @@ func (h *pullHandlers) check(c *remoting.Conn, resp *wire.Command, hdr *protocol
 
 // subscription builds the filter from the request's subscription or from
 // the group's heartbeats.
-func (h *pullHandlers) subscription(resp *wire.Command, hdr *protocol.PullMessageRequestHeader, sg config.SubscriptionGroupConfig) (*tagFilter, *wire.Command) {
+func (h *pullHandlers) subscription(resp *wire.Command, hdr *protocol.PullMessageRequestHeader, sg config.SubscriptionGroupConfig) (pullFilter, *wire.Command) {
 	sub, known, broadcast := h.subscriptionOf(hdr)
 	if hdr.SysFlag&pullFlagSubscription == 0 {
 		switch {
@@ -198,13 +206,46 @@ func (h *pullHandlers) subscription(resp *wire.Command, hdr *protocol.PullMessag
 		}
 	}
 	typ := expressionType(sub)
-	if typ != expressionTypeTag && !h.set.EnablePropertyFilter {
+	if typ == expressionTypeTag {
+		return newTagFilter(sub.SubString), nil
+	}
+	f, errResp := h.sqlFilter(resp, hdr, sub, typ)
+	if errResp != nil {
+		return nil, errResp
+	}
+	if !h.set.EnablePropertyFilter {
 		return nil, fail(resp, protocol.RespSystemError, "The broker does not support consumer to filter message by "+typ)
 	}
-	if typ != expressionTypeTag {
-		return nil, fail(resp, protocol.RespSystemError, "The broker does not support consumer to filter message by "+typ) // SQL92 filtering: not built yet
+	return f, nil
+}
+
+// sqlFilter is the filter of an SQL92 subscription: compiled from the
+// request when it carries its subscription (Java ConsumerFilterManager
+// .build), else the group's registered one, which must be as new as the
+// consumer's (FILTER_DATA_NOT_EXIST, FILTER_DATA_NOT_LATEST). Better than
+// Java: a carried expression that does not compile fails with
+// SUBSCRIPTION_PARSE_FAILED; Java's build returns null there and the pull
+// then selects every message.
+func (h *pullHandlers) sqlFilter(resp *wire.Command, hdr *protocol.PullMessageRequestHeader, sub Subscription, typ string) (pullFilter, *wire.Command) {
+	if hdr.SysFlag&pullFlagSubscription != 0 {
+		if sub.SubString == "" {
+			return nil, fail(resp, protocol.RespSubscriptionParseFailed, "parse the consumer's subscription failed")
+		}
+		m, err := h.filters.Build(typ, sub.SubString)
+		if err != nil {
+			h.log.WithError(err).WithField("group", hdr.ConsumerGroup).Warn("parse the consumer's subscription failed")
+			return nil, fail(resp, protocol.RespSubscriptionParseFailed, "parse the consumer's subscription failed")
+		}
+		return sqlFilter{m}, nil
 	}
-	return newTagFilter(sub.SubString), nil
+	f, ok := h.filters.Get(hdr.Topic, hdr.ConsumerGroup)
+	switch {
+	case !ok:
+		return nil, fail(resp, protocol.RespFilterDataNotExist, "The broker's consumer filter data is not exist!Your expression may be wrong!")
+	case f.ClientVersion < hdr.SubVersion:
+		return nil, fail(resp, protocol.RespFilterDataNotLatest, "the consumer's consumer filter data not latest")
+	}
+	return sqlFilter{f.Matcher}, nil
 }
 
 // subscriptionOf is the subscription a pull asks for: the request's own
@@ -228,7 +269,7 @@ func expressionType(sub Subscription) string {
 // answer turns the store's result into the response (Java's two switch
 // statements), suspending on PULL_NOT_FOUND when allowed.
 func (h *pullHandlers) answer(c *remoting.Conn, req, resp *wire.Command, hdr *protocol.PullMessageRequestHeader,
-	sg config.SubscriptionGroupConfig, filter *tagFilter, res *store.GetResult, allowSuspend bool) *wire.Command {
+	sg config.SubscriptionGroupConfig, filter pullFilter, res *store.GetResult, allowSuspend bool) *wire.Command {
 	rh := protocol.PullMessageResponseHeader{NextBeginOffset: res.NextBeginOffset, MinOffset: res.MinOffset, MaxOffset: res.MaxOffset}
 	resp.Remark = res.Status.String()
 	// A slave without slaveReadEnable serves the pull all the same and
@@ -290,7 +331,7 @@ func pullCode(st store.GetStatus, requested int64) protocol.ResponseCode {
 // (brokerSuspendMaxTimeMillis from the client; shortPollingTimeMills
 // without long polling). The request's header bytes are kept by copying
 // the header; the body is not needed.
-func (h *pullHandlers) suspend(c *remoting.Conn, req *wire.Command, hdr *protocol.PullMessageRequestHeader, filter *tagFilter) {
+func (h *pullHandlers) suspend(c *remoting.Conn, req *wire.Command, hdr *protocol.PullMessageRequestHeader, filter pullFilter) {
 	timeout := time.Duration(hdr.SuspendTimeoutMillis) * time.Millisecond
 	if !h.set.LongPollingEnable {
 		timeout = h.set.ShortPollingTime
@@ -383,6 +424,11 @@ func newTagFilter(sub string) *tagFilter {
 // read matches, as do all with "*".
 func (f *tagFilter) MatchTagsCode(code int64, ok bool, _ *consumequeue.ExtUnit) bool {
 	return f.all || !ok || f.codes[int32(code)]
+}
+
+// evalExt is the consume-queue check of an extension unit.
+func (f *tagFilter) evalExt(code int64, _ *consumequeue.ExtUnit) bool {
+	return f.MatchTagsCode(code, true, nil)
 }
 
 // MatchRecord is isMatchedByCommitLog: TAG subscriptions never look.

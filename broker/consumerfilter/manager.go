@@ -137,6 +137,40 @@ func (m *Manager) Get(topic, group string) (Filter, bool) {
 	return Filter{ClientVersion: f.ClientVersion, Matcher: m.compiled[key{topic, group}]}, true
 }
 
+// QueueView is what QUERY_CONSUME_QUEUE shows of the group's filter on
+// topic: the filter as fastjson prints it ("null" without one) and its
+// consume-queue check of an extension unit (ExpressionMessageFilter
+// .isMatchedByConsumeQueue for SQL92): the unit passes unless it carries
+// a filter bit map, was stored after the filter was born, and misses one
+// of the filter's bloom positions.
+//
+// A nil manager has no filters.
+func (m *Manager) QueueView(topic, group string) (json string, eval func(storeTime int64, bitMap []byte) bool) {
+	if m == nil {
+		return "null", func(int64, []byte) bool { return true }
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	f, ok := m.data(topic, group)
+	if !ok {
+		return "null", func(int64, []byte) bool { return true }
+	}
+	born, bloom := f.BornTime, f.BloomFilterData
+	_, compiled := m.compiled[key{topic, group}]
+	valid := m.opt.Bloom.Valid(bloom)
+	return string(f.EncodePretty()), func(storeTime int64, bitMap []byte) bool {
+		if !compiled || bloom == nil || storeTime <= born || bitMap == nil || !valid || len(bitMap)*8 != int(bloom.BitNum) {
+			return true
+		}
+		for _, p := range bloom.BitPos {
+			if p < 0 || int(p/8) >= len(bitMap) || bitMap[p/8]&(1<<(p%8)) == 0 {
+				return false
+			}
+		}
+		return true
+	}
+}
+
 func (m *Manager) data(topic, group string) (*config.ConsumerFilterData, bool) {
 	t, ok := m.table.Topic(topic)
 	if !ok {

@@ -33,6 +33,10 @@ type ConsumerFilterData struct {
 // Dead is ConsumerFilterData.isDead (written as "dead").
 func (f *ConsumerFilterData) Dead() bool { return f.DeadTime >= f.BornTime }
 
+// EncodePretty is JSON.toJSONString(filterData, true), as
+// QUERY_CONSUME_QUEUE shows a group's filter.
+func (f *ConsumerFilterData) EncodePretty() []byte { return encodePretty(f.write) }
+
 var filterDataFields = fields("bloomFilterData", "bornTime", "clientVersion", "consumerGroup",
 	"deadTime", "expression", "expressionType", "topic")
 

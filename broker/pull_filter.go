@@ -1,0 +1,57 @@
+package broker
+
+import (
+	"unsafe"
+
+	"github.com/sputnikmq/sputnik/broker/consumerfilter"
+	"github.com/sputnikmq/sputnik/store/consumequeue"
+	"github.com/sputnikmq/sputnik/store/message"
+)
+
+// pullFilter is Java's MessageFilter as a pull and a suspended pull use
+// it: the consume-queue check, the commit-log check and the check of an
+// arriving message.
+type pullFilter interface {
+	MatchTagsCode(tagsCode int64, ok bool, ext *consumequeue.ExtUnit) bool
+	MatchRecord(record []byte) bool
+	MatchArrival(tagsCode int64, tagsOK bool, properties []byte) bool
+}
+
+// sqlFilter is ExpressionMessageFilter for an SQL92 subscription. Without
+// the consume-queue extension's filter bit maps (enableCalcFilterBitMap)
+// every unit passes the consume-queue check, as in Java when a unit has
+// no bit map; the commit-log check evaluates the expression on the
+// message's properties and selects it only on TRUE. A nil matcher (an
+// expression that did not compile when loaded from consumerFilter.json)
+// selects everything, as Java does without a compiled expression.
+type sqlFilter struct {
+	m consumerfilter.Matcher
+}
+
+func (f sqlFilter) MatchTagsCode(int64, bool, *consumequeue.ExtUnit) bool { return true }
+
+func (f sqlFilter) MatchRecord(record []byte) bool {
+	if f.m == nil {
+		return true
+	}
+	props, err := message.RecordProperties(record)
+	if err != nil {
+		return false // Java decodes no properties and the expression sees none
+	}
+	return f.match(props)
+}
+
+func (f sqlFilter) MatchArrival(_ int64, _ bool, properties []byte) bool {
+	return f.m == nil || f.match(properties)
+}
+
+// match evaluates on a raw properties string as Java's
+// string2messageProperties map reads it (the last pair of a name wins).
+// The values handed to the expression alias the record: it must not keep
+// them, and does not (evaluation is synchronous).
+func (f sqlFilter) match(props []byte) bool {
+	return f.m.Match(func(name string) (string, bool) {
+		v, ok := message.LookupProperty(props, name)
+		return unsafe.String(unsafe.SliceData(v), len(v)), ok
+	})
+}
