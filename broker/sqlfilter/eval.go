@@ -7,6 +7,8 @@ package sqlfilter
 // value. Nothing here allocates; a failure is recorded as a failure value and
 // only Evaluate turns it into text.
 
+import "cmp"
+
 // failKind says what Java threw while evaluating or comparing.
 type failKind uint8
 
@@ -262,11 +264,11 @@ func compareValues(l, r *value, f *failure) int {
 	case vInt, vLong:
 		switch r.k {
 		case vInt, vLong:
-			return compareInt(l.n, r.n)
+			return cmp.Compare(l.n, r.n)
 		case vDouble:
 			return javaDoubleCompare(float64(l.n), r.f)
 		case vString:
-			return compareInt(l.n, parseIntOf(r.s, l.k, f))
+			return cmp.Compare(l.n, parseIntOf(r.s, l.k, f))
 		}
 	case vDouble:
 		switch r.k {
@@ -280,7 +282,7 @@ func compareValues(l, r *value, f *failure) int {
 		case vBool:
 			return compareBool(isJavaTrue(l.s), r.b)
 		case vInt, vLong:
-			return compareInt(parseIntOf(l.s, r.k, f), r.n)
+			return cmp.Compare(parseIntOf(l.s, r.k, f), r.n)
 		case vDouble:
 			return javaDoubleCompare(parseDoubleOf(l.s, f), r.f)
 		}
@@ -293,7 +295,7 @@ func sameClassCompare(l, r *value) int {
 	case vBool:
 		return compareBool(l.b, r.b)
 	case vInt, vLong:
-		return compareInt(l.n, r.n)
+		return cmp.Compare(l.n, r.n)
 	case vDouble:
 		return javaDoubleCompare(l.f, r.f)
 	case vString:
@@ -326,16 +328,6 @@ func parseDoubleOf(s string, f *failure) float64 {
 		*f = failure{kind: failNumber, nfe: why, a: trimmed}
 	}
 	return d
-}
-
-func compareInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func compareBool(a, b bool) int {

@@ -1,6 +1,7 @@
 package fastjson
 
 import (
+	"cmp"
 	"iter"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -159,13 +160,13 @@ func CompareJavaStrings(a, b string) int {
 			ha, la := utf16Units(ra)
 			hb, lb := utf16Units(rb)
 			if ha != hb {
-				return cmpInt(int(ha), int(hb))
+				return cmp.Compare(int(ha), int(hb))
 			}
-			return cmpInt(int(la), int(lb))
+			return cmp.Compare(int(la), int(lb))
 		}
 		a, b = a[na:], b[nb:]
 	}
-	return cmpInt(len(a), len(b))
+	return cmp.Compare(len(a), len(b))
 }
 
 // utf16Units returns the first UTF-16 unit of r and the second (0 for BMP).
@@ -175,16 +176,6 @@ func utf16Units(r rune) (uint16, uint16) {
 	}
 	hi, lo := utf16.EncodeRune(r)
 	return uint16(hi), uint16(lo)
-}
-
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // String renders v in Compact mode (for debugging and error messages).
