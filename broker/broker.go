@@ -379,7 +379,8 @@ func (b *Broker) registerHandlers() {
 		set: pullSettings{BrokerIP1: bc.BrokerIP1, BrokerName: bc.BrokerName, BrokerAddr: b.Addr(),
 			BrokerPermission: b.perm.Load, LongPollingEnable: bc.LongPollingEnable,
 			ShortPollingTime: time.Duration(bc.ShortPollingTimeMills) * time.Millisecond, SlaveReadEnable: bc.SlaveReadEnable,
-			EnablePropertyFilter: bc.EnablePropertyFilter, Slave: b.cfg.Store.BrokerRole == store.Slave,
+			EnablePropertyFilter: bc.EnablePropertyFilter, FilterSupportRetry: bc.FilterSupportRetry,
+			Slave:              b.cfg.Store.BrokerRole == store.Slave,
 			OffsetCheckInSlave: b.cfg.Store.OffsetCheckInSlave},
 	}
 	cl := &clients.Handlers{

@@ -18,6 +18,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/sputnikmq/sputnik/broker/consumerfilter"
+	"github.com/sputnikmq/sputnik/broker/groups"
 	"github.com/sputnikmq/sputnik/broker/longpoll"
 	"github.com/sputnikmq/sputnik/broker/stats"
 	"github.com/sputnikmq/sputnik/broker/topics"
@@ -81,6 +82,7 @@ type pullSettings struct {
 	ShortPollingTime     time.Duration
 	SlaveReadEnable      bool
 	EnablePropertyFilter bool
+	FilterSupportRetry   bool
 	Slave                bool
 	OffsetCheckInSlave   bool
 }
@@ -206,15 +208,18 @@ func (h *pullHandlers) subscription(resp *wire.Command, hdr *protocol.PullMessag
 		}
 	}
 	typ := expressionType(sub)
-	if typ == expressionTypeTag {
-		return newTagFilter(sub.SubString), nil
+	var f pullFilter = newTagFilter(sub.SubString)
+	if typ != expressionTypeTag {
+		var errResp *wire.Command
+		if f, errResp = h.sqlFilter(resp, hdr, sub, typ); errResp != nil {
+			return nil, errResp
+		}
+		if !h.set.EnablePropertyFilter {
+			return nil, fail(resp, protocol.RespSystemError, "The broker does not support consumer to filter message by "+typ)
+		}
 	}
-	f, errResp := h.sqlFilter(resp, hdr, sub, typ)
-	if errResp != nil {
-		return nil, errResp
-	}
-	if !h.set.EnablePropertyFilter {
-		return nil, fail(resp, protocol.RespSystemError, "The broker does not support consumer to filter message by "+typ)
+	if h.set.FilterSupportRetry && strings.HasPrefix(hdr.Topic, groups.RetryTopicPrefix) {
+		f = retryFilter{pullFilter: f, group: strings.TrimPrefix(hdr.Topic, groups.RetryTopicPrefix), filters: h.filters}
 	}
 	return f, nil
 }

@@ -55,3 +55,36 @@ func (f sqlFilter) match(props []byte) bool {
 		return unsafe.String(unsafe.SliceData(v), len(v)), ok
 	})
 }
+
+// retryFilter is ExpressionForRetryMessageFilter (filterSupportRetry): a
+// pull of a group's retry topic applies, to each message, the group's
+// SQL92 filter of the topic the message was first sent to (its
+// RETRY_TOPIC property); a message without one, or whose topic the group
+// has no compiled filter for, passes. The consume-queue check is the
+// subscription's own.
+type retryFilter struct {
+	pullFilter
+	group   string
+	filters sqlFilters
+}
+
+func (f retryFilter) MatchRecord(record []byte) bool {
+	props, err := message.RecordProperties(record)
+	if err != nil {
+		return false
+	}
+	return f.matchOriginal(props)
+}
+
+func (f retryFilter) MatchArrival(tagsCode int64, tagsOK bool, properties []byte) bool {
+	return f.MatchTagsCode(tagsCode, tagsOK, nil) && f.matchOriginal(properties)
+}
+
+func (f retryFilter) matchOriginal(props []byte) bool {
+	topic, _ := message.LookupProperty(props, message.PropRetryTopic)
+	orig, ok := f.filters.Get(string(topic), f.group)
+	if !ok || orig.Matcher == nil {
+		return true
+	}
+	return sqlFilter{orig.Matcher}.match(props)
+}

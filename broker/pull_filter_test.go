@@ -7,8 +7,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/sputnikmq/sputnik/broker/body"
 	"github.com/sputnikmq/sputnik/remoting/protocol"
 	"github.com/sputnikmq/sputnik/remoting/wire"
+	"github.com/sputnikmq/sputnik/store"
 	"github.com/sputnikmq/sputnik/store/message"
 )
 
@@ -95,4 +97,38 @@ func TestPullSQL92NeedsPropertyFilter(t *testing.T) {
 	resp = invoke(t, cl, b.Addr(), sqlPull("SqlTopic", 0, 0, "n > 1"))
 	require.EqualValues(t, protocol.RespSystemError, resp.Code)
 	require.Equal(t, "The broker does not support consumer to filter message by SQL92", resp.Remark)
+}
+
+// Java 4.9.8 ExpressionForRetryMessageFilter (filterSupportRetry=true): a
+// pull of %RETRY%G applies G's SQL92 filter of each message's original
+// topic (RETRY_TOPIC); without filterSupportRetry every retry message
+// passes.
+func TestPullRetryTopicFilterSupportRetry(t *testing.T) {
+	for _, support := range []bool{true, false} {
+		t.Run(fmt.Sprint("filterSupportRetry=", support), func(t *testing.T) {
+			b, cl := startBroker(t, "enablePropertyFilter=true", fmt.Sprint("filterSupportRetry=", support))
+			b.filters.Register("G", []body.SubscriptionData{{Topic: body.Str("Orig"), SubString: body.Str("n > 1"),
+				ExpressionType: body.Str("SQL92"), SubVersion: 1}})
+			_, _, err := b.topics.CreateInSendMessageBack("%RETRY%G", 1, 6, 0)
+			require.NoError(t, err)
+			for i, props := range []message.Properties{
+				{{Key: message.PropRetryTopic, Value: "Orig"}, {Key: "n", Value: "1"}},
+				{{Key: message.PropRetryTopic, Value: "Orig"}, {Key: "n", Value: "2"}},
+				{{Key: message.PropRetryTopic, Value: "Other"}, {Key: "n", Value: "0"}},
+				{{Key: "n", Value: "0"}},
+			} {
+				r := b.store.PutMessage(&store.Message{Topic: "%RETRY%G", Body: []byte(fmt.Sprint("r", i)),
+					Properties: message.AppendProperties(nil, props), BornHost: b.storeHost(), StoreHost: b.storeHost()})
+				require.Equal(t, store.PutOK, r.Status, "%v", r.Err)
+			}
+			dispatched(t, b, "%RETRY%G", 0, 4)
+			resp := invoke(t, cl, b.Addr(), pull("%RETRY%G", 0, 0, 0, "*"))
+			require.EqualValues(t, protocol.RespSuccess, resp.Code, resp.Remark)
+			want := []string{"r1", "r2", "r3"}
+			if !support {
+				want = []string{"r0", "r1", "r2", "r3"}
+			}
+			require.Equal(t, want, pulledBodies(t, resp))
+		})
+	}
 }
