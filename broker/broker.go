@@ -242,7 +242,13 @@ func (b *Broker) Start() error {
 		"register": time.Since(t2).String()}).Info("broker started")
 	b.goService(func() { b.reg.run(b.stop, b.registerPeriod()) })
 	b.goService(func() { _ = b.offsets.Run(ctx) })
-	b.goService(func() { b.filters.Run(b.stop, consumerFilterPersistPeriod) })
+	b.goService(func() {
+		runEvery(ctx, consumerFilterPersistPeriod, consumerFilterPersistPeriod, func() {
+			if err := b.filters.Persist(); err != nil {
+				b.log.WithError(err).Error("persist consumerFilter.json")
+			}
+		})
+	})
 	b.goService(func() { b.hold.Run(b.stop, b.checkInterval()) })
 	b.goService(func() { b.stats.Run(b.stop) })
 	b.goService(func() { b.daily.run(b.stop, b.store) })
@@ -516,8 +522,12 @@ func vipAddr(mainAddr string, port int) string {
 	if err != nil || p == "0" {
 		return net.JoinHostPort(host, "0")
 	}
-	return net.JoinHostPort(host, strconv.Itoa(port-2))
+	return net.JoinHostPort(host, strconv.Itoa(port-vipPortBelow))
 }
+
+// vipPortBelow is how far below listenPort the VIP channel listens
+// (BrokerController's fastRemotingServer, MixAll.brokerVIPChannel).
+const vipPortBelow = 2
 
 // clientRegistrations registers the client bookkeeping handlers.
 func clientRegistrations(h *clients.Handlers) func(handlerTable) {
@@ -593,7 +603,7 @@ func (b *Broker) Shutdown(ctx context.Context) error {
 		if b.client != nil {
 			errs = append(errs, b.client.Close())
 		}
-		errs = append(errs, b.offsets.Persist(), b.topics.Persist(), b.groups.Persist())
+		errs = append(errs, b.offsets.Persist(), b.topics.Persist(), b.groups.Persist(), b.filters.Persist())
 		errs = append(errs, b.store.Close())
 	})
 	return errors.Join(errs...)

@@ -233,10 +233,7 @@ func (h *pullHandlers) subscription(resp *wire.Command, hdr *protocol.PullMessag
 // then selects every message.
 func (h *pullHandlers) sqlFilter(resp *wire.Command, hdr *protocol.PullMessageRequestHeader, sub Subscription, typ string) (pullFilter, *wire.Command) {
 	if hdr.SysFlag&pullFlagSubscription != 0 {
-		if sub.SubString == "" {
-			return nil, fail(resp, protocol.RespSubscriptionParseFailed, "parse the consumer's subscription failed")
-		}
-		m, err := h.filters.Build(typ, sub.SubString)
+		m, err := h.filters.Build(typ, sub.SubString) // an empty expression does not compile either
 		if err != nil {
 			h.log.WithError(err).WithField("group", hdr.ConsumerGroup).Warn("parse the consumer's subscription failed")
 			return nil, fail(resp, protocol.RespSubscriptionParseFailed, "parse the consumer's subscription failed")

@@ -245,7 +245,7 @@ func brokerVIPChannel(addr string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("broker: master address %q: %w", addr, err)
 	}
-	return addr[:i+1] + strconv.Itoa(int(port-2)), nil
+	return addr[:i+1] + strconv.Itoa(int(port-vipPortBelow)), nil
 }
 
 // runEvery calls f after first and then every period (Java's

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"strconv"
@@ -61,14 +62,14 @@ func (s *Store) closeHA() error {
 	s.ha.mu.Lock()
 	sl := s.ha.slave
 	s.ha.mu.Unlock()
-	var err error
+	var errs []error
 	if sl != nil {
-		err = sl.Close()
+		errs = append(errs, sl.Close())
 	}
 	if m := s.ha.master.Load(); m != nil {
-		err = m.Close()
+		errs = append(errs, m.Close())
 	}
-	return err
+	return errors.Join(errs...)
 }
 
 // HAAddr is the address slaves connect to, nil before Start or without

@@ -275,25 +275,3 @@ func (m *Manager) Build(expressionType, expression string) (Matcher, error) {
 	}
 	return m.opt.Compile(expressionType, expression)
 }
-
-// Run persists every interval until stop closes, then once more (Java's
-// 10 s schedule and shutdown).
-func (m *Manager) Run(stop <-chan struct{}, interval time.Duration) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-stop:
-			m.persistLogged()
-			return
-		case <-t.C:
-			m.persistLogged()
-		}
-	}
-}
-
-func (m *Manager) persistLogged() {
-	if err := m.Persist(); err != nil {
-		m.opt.Log.WithError(err).Error("persist consumerFilter.json")
-	}
-}

@@ -19,8 +19,7 @@ type Master struct {
 
 	mu    sync.Mutex
 	conns map[*conn]struct{}
-	live  atomic.Pointer[[]*conn] // snapshot of conns for Notify
-	count atomic.Int32            // Java connectionCount
+	live  atomic.Pointer[[]*conn] // snapshot of conns: Notify, Connections
 
 	acked atomic.Int64 // Java push2SlaveMaxOffset: the most any slave confirmed
 
@@ -55,7 +54,7 @@ func NewMaster(cfg Config, src Source, ln net.Listener) *Master {
 func (m *Master) Addr() net.Addr { return m.ln.Addr() }
 
 // Connections is how many slaves are connected (Java connectionCount).
-func (m *Master) Connections() int { return int(m.count.Load()) }
+func (m *Master) Connections() int { return len(*m.live.Load()) }
 
 // Acked is the highest offset a slave has confirmed (Java
 // push2SlaveMaxOffset).
@@ -65,7 +64,7 @@ func (m *Master) Acked() int64 { return m.acked.Load() }
 // slave: one is connected and not more than FallbehindMax behind (Java
 // isSlaveOK).
 func (m *Master) SlaveOK(end int64) bool {
-	return m.count.Load() > 0 && end-m.acked.Load() < m.cfg.FallbehindMax
+	return m.Connections() > 0 && end-m.acked.Load() < m.cfg.FallbehindMax
 }
 
 // Notify tells the slaves' writers that the log has grown; it costs an
@@ -192,7 +191,6 @@ func (m *Master) serve(nc net.Conn) {
 	m.conns[c] = struct{}{}
 	m.publish()
 	m.mu.Unlock()
-	m.count.Add(1)
 	m.done.Add(2)
 	go func() { defer m.done.Done(); c.read() }()
 	go func() { defer m.done.Done(); c.write() }()
@@ -203,7 +201,6 @@ func (m *Master) drop(c *conn) {
 	m.mu.Lock()
 	if _, ok := m.conns[c]; ok {
 		delete(m.conns, c)
-		m.count.Add(-1)
 		m.publish()
 	}
 	m.mu.Unlock()
