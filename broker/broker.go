@@ -254,6 +254,12 @@ func (b *Broker) Start() error {
 	b.goService(func() { b.daily.run(b.stop, b.store) })
 	hk := &clients.Housekeeping{Producers: b.producers, Consumers: b.consumers}
 	b.goService(func() { hk.Run(ctx) })
+	ff := &fastFailure{cfg: &b.cfg.Broker, pageCacheBusy: b.store.OSPageCacheBusy, servers: []queueCutter{b.server},
+		log: b.log.WithField("component", "fastfailure")}
+	if b.vip != nil {
+		ff.servers = append(ff.servers, b.vip)
+	}
+	b.goService(func() { ff.run(ctx) })
 	b.startRoleServices(ctx)
 	if b.cfg.Store.BrokerRole != store.Slave {
 		tx := b.txChecker()
@@ -411,6 +417,9 @@ func (b *Broker) registerHandlers() {
 		inlineWhen(pull.servedFromMemory))
 	b.addProcessor(workers(bc.ConsumerManageThreadPoolNums), bc.ConsumerManagerThreadPoolQueueCapacity,
 		(&offsetHandlers{store: b.store, offsets: b.offsets}).register)
+	b.addProcessor(workers(bc.HeartbeatThreadPoolNums), bc.HeartbeatThreadPoolQueueCapacity, func(t handlerTable) {
+		t.Add(protocol.ReqHeartBeat, wrapClientHandler(cl.HeartBeat))
+	})
 	b.addProcessor(workers(bc.ClientManageThreadPoolNums), bc.ClientManagerThreadPoolQueueCapacity, clientRegistrations(cl))
 	admin := &topicAdmin{store: b.store, topics: b.topics, slave: b.cfg.Store.BrokerRole == store.Slave,
 		registerTopic: func(tc config.TopicConfig) {
@@ -531,11 +540,8 @@ const vipPortBelow = 2
 
 // clientRegistrations registers the client bookkeeping handlers.
 func clientRegistrations(h *clients.Handlers) func(handlerTable) {
-	wrap := func(f func(clients.Channel, *wire.Command) (*wire.Command, error)) remoting.Handler {
-		return func(_ context.Context, c *remoting.Conn, req *wire.Command) (*wire.Command, error) { return f(c, req) }
-	}
+	wrap := wrapClientHandler
 	return func(t handlerTable) {
-		t.Add(protocol.ReqHeartBeat, wrap(h.HeartBeat))
 		t.Add(protocol.ReqUnregisterClient, wrap(h.UnregisterClient))
 		t.Add(protocol.ReqCheckClientConfig, wrap(h.CheckClientConfig))
 		t.Add(protocol.ReqGetConsumerListByGroup, wrap(h.GetConsumerListByGroup))
@@ -545,6 +551,12 @@ func clientRegistrations(h *clients.Handlers) func(handlerTable) {
 		t.Add(protocol.ReqGetProducerConnectionList, wrap(h.GetProducerConnectionList))
 		t.Add(protocol.ReqGetAllProducerInfo, wrap(h.GetAllProducerInfo))
 	}
+}
+
+// wrapClientHandler serves a client manager's request as a remoting
+// handler.
+func wrapClientHandler(f func(clients.Channel, *wire.Command) (*wire.Command, error)) remoting.Handler {
+	return func(_ context.Context, c *remoting.Conn, req *wire.Command) (*wire.Command, error) { return f(c, req) }
 }
 
 func (b *Broker) startRegistrar() {

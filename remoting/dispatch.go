@@ -18,6 +18,7 @@ package remoting
 // carry the endpoint's configured serialize type, not the request's.
 
 import (
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"time"
@@ -53,27 +54,34 @@ func (c *Conn) handleRequest(req *wire.Command) {
 	c.ep.handlers.done()
 }
 
-// submit hands req to p's pool; when the pool refuses it, the request is
-// answered SYSTEM_BUSY "[OVERLOAD]…" (or dropped, if oneway) like Java.
+// submit hands req to p's pool. A request the pool refuses (its queue is
+// full) is answered SYSTEM_BUSY "[OVERLOAD]…", or dropped if oneway, like
+// Java; one cut from the queue while it waits is answered SYSTEM_BUSY with
+// the cut's remark, oneway or not, as Java's RequestTask.returnResponse.
 func (c *Conn) submit(p *processor, req *wire.Command) {
-	var token uint64
-	busy := p.pool.Free() == 0 // the submit will wait, or be refused
-	if busy {
-		token = p.waiting.enter(time.Now())
-	}
-	err := p.pool.Submit(func() {
-		defer c.ep.handlers.done()
-		if resp := c.runHandler(p, req); resp != nil {
-			_ = c.enqueue(outItem{cmd: resp, after: req})
-		}
-	})
-	if busy {
-		p.waiting.leave(token)
-	}
+	remark, err := c.awaitWorker(p)
 	if err == nil {
-		return
+		err = p.pool.Submit(func() {
+			defer c.ep.handlers.done()
+			if p.slots != nil {
+				defer func() { <-p.slots }()
+			}
+			if resp := c.runHandler(p, req); resp != nil {
+				_ = c.enqueue(outItem{cmd: resp, after: req})
+			}
+		})
+		if err == nil {
+			return
+		}
+		if p.slots != nil {
+			<-p.slots
+		}
 	}
 	defer c.ep.handlers.done()
+	if remark != "" {
+		c.replyError(req, protocol.RespSystemBusy, remark)
+		return
+	}
 	if c.ep.warnLimited() {
 		c.log.WithFields(logrus.Fields{"code": req.Code, "error": err}).
 			Warn("remoting: too many requests and processor pool busy")
@@ -84,6 +92,41 @@ func (c *Conn) submit(p *processor, req *wire.Command) {
 	}
 	c.replyError(req, protocol.RespSystemBusy, remarkOverload)
 }
+
+// awaitWorker takes one of p's slots, waiting for a running task to end
+// when none is free (a pool without a queue has no slots and does not
+// wait here). It fails with errQueueFull when the queue is full or the
+// connection closes, and with the remark to answer when the request is
+// cut from the queue.
+func (c *Conn) awaitWorker(p *processor) (cutRemark string, err error) {
+	if p.slots == nil {
+		return "", nil
+	}
+	select {
+	case p.slots <- struct{}{}:
+		return "", nil
+	default:
+	}
+	w, ok := p.waiting.enter(time.Now(), p.QueueCapacity)
+	if !ok {
+		return "", errQueueFull
+	}
+	select {
+	case p.slots <- struct{}{}:
+		p.waiting.leave(w) // a cut at the same moment is ignored
+		return "", nil
+	case remark := <-w.cut:
+		return remark, errQueueCut
+	case <-c.ctx.Done():
+		p.waiting.leave(w)
+		return "", errQueueFull
+	}
+}
+
+var (
+	errQueueFull = errors.New("remoting: processor queue full")
+	errQueueCut  = errors.New("remoting: request cut from the processor queue")
+)
 
 // replyError queues, from the read loop, a response made by the remoting
 // layer, in the endpoint's serialize type, and releases req after it.

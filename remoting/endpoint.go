@@ -29,7 +29,8 @@ type Processor struct {
 	// QueueCapacity, for a pool created here, lets up to that many
 	// requests wait for a worker instead of being refused at once — Java's
 	// bounded executor queue. A waiting request holds its connection's
-	// read loop, so the queue also pushes back on that connection. Zero
+	// read loop, so the queue also pushes back on that connection, and it
+	// can be answered before a worker is free (Server.CutQueued). Zero
 	// means no queue: SYSTEM_BUSY as soon as all workers are busy.
 	QueueCapacity int
 	// RejectRequest, when set and true, answers SYSTEM_BUSY
@@ -53,8 +54,12 @@ type Processor struct {
 
 type processor struct {
 	Processor
-	pool    *ants.Pool
-	waiting waiters // submits waiting for a worker
+	pool *ants.Pool
+	// slots, for a pool with a queue, holds a token per running task: a
+	// request takes one before it is submitted, so it waits here, where
+	// it can be cut, rather than inside the pool.
+	slots   chan struct{}
+	waiting waiters // requests waiting for a slot
 }
 
 // table maps request codes to processors. Lookups are lock-free; a
@@ -84,11 +89,14 @@ func (t *table) newProcessor(p Processor) *processor {
 		if n <= 0 {
 			n = DefaultWorkers
 		}
-		opts := []ants.Option{ants.WithNonblocking(true)}
-		if p.QueueCapacity > 0 {
-			opts = []ants.Option{ants.WithNonblocking(false), ants.WithMaxBlockingTasks(p.QueueCapacity)}
+		// With a queue the slots bound the running tasks; a submit then
+		// waits in the pool only while a worker that released its slot
+		// returns itself to the pool.
+		nonblocking := p.QueueCapacity <= 0
+		if !nonblocking {
+			pr.slots = make(chan struct{}, n)
 		}
-		pool, err := ants.NewPool(n, opts...)
+		pool, err := ants.NewPool(n, ants.WithNonblocking(nonblocking))
 		if err != nil {
 			panic(fmt.Sprintf("remoting: processor pool: %v", err))
 		}

@@ -86,7 +86,7 @@ func (s *Server) RegisterProcessor(codes []protocol.RequestCode, p Processor) {
 // code.
 func (s *Server) QueueLen(code protocol.RequestCode) int {
 	if p := s.pooled(code); p != nil {
-		return p.pool.Waiting()
+		return p.waiting.len()
 	}
 	return 0
 }
@@ -97,6 +97,18 @@ func (s *Server) QueueLen(code protocol.RequestCode) int {
 func (s *Server) QueueHeadWait(code protocol.RequestCode) time.Duration {
 	if p := s.pooled(code); p != nil {
 		return p.waiting.headWait(time.Now())
+	}
+	return 0
+}
+
+// CutQueued answers SYSTEM_BUSY, with remark's text, to every request
+// that has waited maxWait or longer for a worker of code's processor
+// (all of them for 0), oldest first, and returns how many it answered.
+// Java 4.9.8's BrokerFastFailure does this to its executors' queues.
+// Requests served without a queue are never cut.
+func (s *Server) CutQueued(code protocol.RequestCode, maxWait time.Duration, remark CutRemark) int {
+	if p := s.pooled(code); p != nil && p.slots != nil {
+		return p.waiting.cut(time.Now(), maxWait, remark)
 	}
 	return 0
 }

@@ -349,3 +349,52 @@ func TestNilResponseTimesOut(t *testing.T) {
 	}))
 	assert.ErrorIs(t, <-done, ErrTimeout)
 }
+
+// CutQueued answers the requests waiting for a worker (Java's
+// BrokerFastFailure): SYSTEM_BUSY with the remark, oneway requests too,
+// and the connections go on.
+func TestCutQueued(t *testing.T) {
+	b := newBlocker()
+	s := startServer(t, ServerConfig{}, func(s *Server) {
+		s.RegisterProcessor([]protocol.RequestCode{codeBlock}, Processor{Handler: b.handle, Workers: 1, QueueCapacity: 10})
+		s.RegisterProcessor([]protocol.RequestCode{codeEcho}, echoProcessor(0))
+	})
+	addr := s.Addr().String()
+	first := make(chan *wire.Command, 1)
+	cl := newClient(t, ClientConfig{})
+	require.NoError(t, cl.InvokeAsync(addr, request(codeBlock, 0, "1"), 10*time.Second, func(r *wire.Command, err error) {
+		assert.NoError(t, err)
+		first <- r
+	}))
+	waitFor(t, 5*time.Second, func() bool { return b.started.Load() == 1 })
+
+	waiting := dialRaw(t, s) // its read loop waits for the worker
+	oneway := request(codeBlock, 0, "2")
+	oneway.Opaque = 7
+	oneway.MarkOneway()
+	waiting.send(oneway)
+	waitFor(t, 5*time.Second, func() bool { return s.QueueLen(codeBlock) == 1 })
+	assert.Zero(t, s.CutQueued(codeBlock, time.Hour, nil), "not waited long enough")
+	assert.Zero(t, s.CutQueued(codeEcho, 0, nil), "no queue")
+
+	var left []int
+	n := s.CutQueued(codeBlock, 0, func(waited time.Duration, l int) string {
+		left = append(left, l)
+		return fmt.Sprintf("[TEST]waited %v", waited > 0)
+	})
+	assert.Equal(t, 1, n)
+	assert.Equal(t, []int{0}, left)
+	resp := waiting.read()
+	assert.True(t, resp.IsResponse())
+	assert.Equal(t, int32(7), resp.Opaque)
+	assert.Equal(t, int32(protocol.RespSystemBusy), resp.Code)
+	assert.Equal(t, "[TEST]waited true", resp.Remark)
+	assert.Zero(t, s.QueueLen(codeBlock))
+
+	waiting.send(request(codeEcho, 0, "after")) // the connection reads on
+	assert.Equal(t, "after", string(waiting.read().Body))
+	close(b.release)
+	assert.Equal(t, int32(protocol.RespSuccess), (<-first).Code)
+	waitFor(t, 5*time.Second, func() bool { return s.ep.handlers.n.Load() == 0 })
+	assert.Equal(t, int32(1), b.started.Load(), "the cut request never ran")
+}
