@@ -189,6 +189,7 @@ func (b *Broker) openStore() error {
 				b.hold.Arrived(a.Topic, a.QueueID, a.NextOffset, a.TagsCode, true, a.Properties)
 			}
 		},
+		FilterBitMap: b.filterBitMap,
 	})
 	return err
 }

@@ -238,7 +238,7 @@ func (h *pullHandlers) sqlFilter(resp *wire.Command, hdr *protocol.PullMessageRe
 			h.log.WithError(err).WithField("group", hdr.ConsumerGroup).Warn("parse the consumer's subscription failed")
 			return nil, fail(resp, protocol.RespSubscriptionParseFailed, "parse the consumer's subscription failed")
 		}
-		return sqlFilter{m}, nil
+		return sqlFilter{m: m}, nil
 	}
 	f, ok := h.filters.Get(hdr.Topic, hdr.ConsumerGroup)
 	switch {
@@ -247,7 +247,7 @@ func (h *pullHandlers) sqlFilter(resp *wire.Command, hdr *protocol.PullMessageRe
 	case f.ClientVersion < hdr.SubVersion:
 		return nil, fail(resp, protocol.RespFilterDataNotLatest, "the consumer's consumer filter data not latest")
 	}
-	return sqlFilter{f.Matcher}, nil
+	return sqlFilter{m: f.Matcher, bitMap: f.MatchBitMap}, nil
 }
 
 // subscriptionOf is the subscription a pull asks for: the request's own

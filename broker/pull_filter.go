@@ -17,18 +17,25 @@ type pullFilter interface {
 	MatchArrival(tagsCode int64, tagsOK bool, properties []byte) bool
 }
 
-// sqlFilter is ExpressionMessageFilter for an SQL92 subscription. Without
-// the consume-queue extension's filter bit maps (enableCalcFilterBitMap)
-// every unit passes the consume-queue check, as in Java when a unit has
-// no bit map; the commit-log check evaluates the expression on the
-// message's properties and selects it only on TRUE. A nil matcher (an
-// expression that did not compile when loaded from consumerFilter.json)
-// selects everything, as Java does without a compiled expression.
+// sqlFilter is ExpressionMessageFilter for an SQL92 subscription. The
+// consume-queue check passes a unit unless the group's registered filter
+// rules it out by the unit's filter bit map (enableCalcFilterBitMap; see
+// consumerfilter.Filter.MatchBitMap); a filter the pull carries itself has
+// no bloom data, so every unit passes, as in Java. The commit-log check
+// evaluates the expression on the message's properties and selects it
+// only on TRUE. A nil matcher (an expression that did not compile when
+// loaded from consumerFilter.json) selects everything, as Java does
+// without a compiled expression.
 type sqlFilter struct {
 	m consumerfilter.Matcher
+	// bitMap is the registered filter's consume-queue check of an ext
+	// unit; nil for a carried filter.
+	bitMap func(storeTime int64, bitMap []byte) bool
 }
 
-func (f sqlFilter) MatchTagsCode(int64, bool, *consumequeue.ExtUnit) bool { return true }
+func (f sqlFilter) MatchTagsCode(_ int64, _ bool, ext *consumequeue.ExtUnit) bool {
+	return ext == nil || f.bitMap == nil || f.bitMap(ext.MsgStoreTime, ext.BitMap)
+}
 
 func (f sqlFilter) MatchRecord(record []byte) bool {
 	if f.m == nil {
@@ -50,10 +57,17 @@ func (f sqlFilter) MatchArrival(_ int64, _ bool, properties []byte) bool {
 // The values handed to the expression alias the record: it must not keep
 // them, and does not (evaluation is synchronous).
 func (f sqlFilter) match(props []byte) bool {
-	return f.m.Match(func(name string) (string, bool) {
+	return f.m.Match(propertyLookup(props))
+}
+
+// propertyLookup reads a raw properties string as Java's
+// string2messageProperties map does (the last pair of a name wins). The
+// values it returns alias props: the caller must not keep them.
+func propertyLookup(props []byte) func(name string) (string, bool) {
+	return func(name string) (string, bool) {
 		v, ok := message.LookupProperty(props, name)
 		return unsafe.String(unsafe.SliceData(v), len(v)), ok
-	})
+	}
 }
 
 // retryFilter is ExpressionForRetryMessageFilter (filterSupportRetry): a
@@ -86,5 +100,5 @@ func (f retryFilter) matchOriginal(props []byte) bool {
 	if !ok || orig.Matcher == nil {
 		return true
 	}
-	return sqlFilter{orig.Matcher}.match(props)
+	return sqlFilter{m: orig.Matcher}.match(props)
 }

@@ -38,3 +38,13 @@ func (b *Broker) newConsumerFilters() (*consumerfilter.Manager, error) {
 		CleanSpan: time.Duration(bc.FilterDataCleanTimeSpan) * time.Millisecond, Log: b.log.WithField("component", "filters"),
 	}), nil
 }
+
+// filterBitMap is CommitLogDispatcherCalcBitMap: with enableCalcFilterBitMap
+// (read per message, as Java does), the bloom bits of the topic's filters
+// that select the message, for its consume-queue extension unit.
+func (b *Broker) filterBitMap(topic string, properties []byte) []byte {
+	if !b.cfg.Broker.EnableCalcFilterBitMap {
+		return nil
+	}
+	return b.filters.BitMap(topic, propertyLookup(properties))
+}

@@ -58,6 +58,9 @@ func (s *Store) putUnit(rec *message.Record, tagsCode int64) error {
 	}
 	req := consumequeue.Request{Phy: rec.PhysicalOffset, Size: rec.TotalSize, TagsCode: tagsCode,
 		QueueOffset: rec.QueueOffset, StoreTimestamp: rec.StoreTimestamp}
+	if s.opt.FilterBitMap != nil && s.cfg.EnableConsumeQueueExt {
+		req.BitMap = s.opt.FilterBitMap(rec.Topic, rec.Properties)
+	}
 	if err := q.PutRequest(&req); err != nil {
 		return fmt.Errorf("store: consume queue %s-%d offset %d: %w", rec.Topic, rec.QueueID, rec.QueueOffset, err)
 	}

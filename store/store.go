@@ -43,6 +43,13 @@ type Options struct {
 	// message that reaches a consume queue, when the broker is not a slave
 	// (Java calls the listener only when long polling is enabled).
 	OnArrival func(Arrival)
+	// FilterBitMap, when set, gives the filter bit map stored with a
+	// message's consume-queue extension unit (enableConsumeQueueExt), from
+	// its topic and raw properties (Java's CommitLogDispatcherCalcBitMap,
+	// which the broker adds with enableCalcFilterBitMap); nil stores none.
+	// It is called on the dispatch goroutine and must not keep properties,
+	// which alias the commit log.
+	FilterBitMap func(topic string, properties []byte) []byte
 	// DiskUsage, when set, replaces the file system's used-space ratio of
 	// a path (tests of the disk-full paths).
 	DiskUsage func(path string) float64

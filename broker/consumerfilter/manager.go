@@ -33,6 +33,30 @@ type Filter struct {
 	// from the file): the pull then lets every message through, as Java's
 	// ExpressionMessageFilter does without a compiled expression.
 	Matcher Matcher
+	// bornTime and bloom (nil unless valid for the manager's bloom
+	// filter) are what MatchBitMap reads.
+	bornTime int64
+	bloom    *config.BloomFilterData
+}
+
+// MatchBitMap is the consume-queue check of an extension unit stored at
+// storeTime with bitMap (ExpressionMessageFilter.isMatchedByConsumeQueue
+// for SQL92): the unit passes unless the filter has a compiled expression
+// and valid bloom data, the unit carries a bit map of the bloom filter's
+// size (enableCalcFilterBitMap), was stored after the filter was born, and
+// misses one of the filter's bloom positions. A pass is not a match: the
+// commit-log check evaluates the expression.
+func (f Filter) MatchBitMap(storeTime int64, bitMap []byte) bool {
+	b := f.bloom
+	if f.Matcher == nil || b == nil || storeTime <= f.bornTime || bitMap == nil || len(bitMap)*8 != int(b.BitNum) {
+		return true
+	}
+	for _, p := range b.BitPos {
+		if p < 0 || int(p/8) >= len(bitMap) || bitMap[p/8]&(1<<(p%8)) == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // Options configure a Manager.
@@ -130,19 +154,25 @@ func (m *Manager) dropUncompiled() {
 func (m *Manager) Get(topic, group string) (Filter, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	return m.filter(topic, group)
+}
+
+// filter is Get with mu held.
+func (m *Manager) filter(topic, group string) (Filter, bool) {
 	f, ok := m.data(topic, group)
 	if !ok {
 		return Filter{}, false
 	}
-	return Filter{ClientVersion: f.ClientVersion, Matcher: m.compiled[key{topic, group}]}, true
+	r := Filter{ClientVersion: f.ClientVersion, Matcher: m.compiled[key{topic, group}], bornTime: f.BornTime}
+	if m.opt.Bloom.Valid(f.BloomFilterData) {
+		r.bloom = f.BloomFilterData
+	}
+	return r, true
 }
 
 // QueueView is what QUERY_CONSUME_QUEUE shows of the group's filter on
 // topic: the filter as fastjson prints it ("null" without one) and its
-// consume-queue check of an extension unit (ExpressionMessageFilter
-// .isMatchedByConsumeQueue for SQL92): the unit passes unless it carries
-// a filter bit map, was stored after the filter was born, and misses one
-// of the filter's bloom positions.
+// consume-queue check of an extension unit (Filter.MatchBitMap).
 //
 // A nil manager has no filters.
 func (m *Manager) QueueView(topic, group string) (json string, eval func(storeTime int64, bitMap []byte) bool) {
@@ -151,24 +181,41 @@ func (m *Manager) QueueView(topic, group string) (json string, eval func(storeTi
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	f, ok := m.data(topic, group)
+	f, ok := m.filter(topic, group)
 	if !ok {
 		return "null", func(int64, []byte) bool { return true }
 	}
-	born, bloom := f.BornTime, f.BloomFilterData
-	_, compiled := m.compiled[key{topic, group}]
-	valid := m.opt.Bloom.Valid(bloom)
-	return string(f.EncodePretty()), func(storeTime int64, bitMap []byte) bool {
-		if !compiled || bloom == nil || storeTime <= born || bitMap == nil || !valid || len(bitMap)*8 != int(bloom.BitNum) {
+	data, _ := m.data(topic, group)
+	return string(data.EncodePretty()), f.MatchBitMap
+}
+
+// BitMap is CommitLogDispatcherCalcBitMap's filter bit map of a message
+// on topic with these properties: a bit array of the bloom filter's M
+// bits (Java BitsArray: bit i is 1<<(i%8) of byte i/8) with the bloom
+// positions of every filter on the topic whose expression selects the
+// message. Dead filters count until they are cleaned out, as in Java; a
+// filter without a compiled expression or valid bloom data is skipped.
+// It is nil when the topic has no filters, as Java leaves the bit map
+// unset then.
+func (m *Manager) BitMap(topic string, props func(name string) (string, bool)) []byte {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t, ok := m.table.Topic(topic)
+	if !ok || t.Len() == 0 {
+		return nil
+	}
+	bits := make([]byte, (m.opt.Bloom.M+7)/8)
+	t.Range(func(group string, f *config.ConsumerFilterData) bool {
+		mt := m.compiled[key{topic, group}]
+		if mt == nil || !m.opt.Bloom.Valid(f.BloomFilterData) || !mt.Match(props) {
 			return true
 		}
-		for _, p := range bloom.BitPos {
-			if p < 0 || int(p/8) >= len(bitMap) || bitMap[p/8]&(1<<(p%8)) == 0 {
-				return false
-			}
+		for _, p := range f.BloomFilterData.BitPos {
+			bits[p/8] |= 1 << (p % 8)
 		}
 		return true
-	}
+	})
+	return bits
 }
 
 func (m *Manager) data(topic, group string) (*config.ConsumerFilterData, bool) {

@@ -1,8 +1,10 @@
 package consumerfilter
 
 import (
+	"encoding/hex"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -126,4 +128,41 @@ func TestPersistLoadClean(t *testing.T) {
 	require.NoError(t, err)
 	_, ok = o.Get("T", "G")
 	require.False(t, ok, "a file written with another bloom shape is ignored")
+}
+
+// CommitLogDispatcherCalcBitMap and the consume-queue check of
+// ExpressionMessageFilter. The bit maps are what Java 4.9.x's
+// BloomFilter.createByFn(20, 32).hashTo wrote into a BitsArray for G#T,
+// then for G#T and H#T.
+func TestBitMap(t *testing.T) {
+	c := &clock{time.UnixMilli(1_700_000_000_000)}
+	m := newManager(t, c)
+	props := func(set ...string) func(string) (string, bool) {
+		return func(n string) (string, bool) { return "v", slices.Contains(set, n) }
+	}
+	require.Nil(t, m.BitMap("T", props("a")), "no filters on the topic: no bit map")
+
+	m.Register("G", []body.SubscriptionData{sql("T", "a", 1)})
+	m.Register("H", []body.SubscriptionData{sql("T", "b", 1)})
+	require.Equal(t, "0000000000000000000000000000", hex.EncodeToString(m.BitMap("T", props())), "filters but no match: zeros")
+	gOnly := m.BitMap("T", props("a"))
+	require.Equal(t, "0000000500000000000008000000", hex.EncodeToString(gOnly))
+	require.Equal(t, "0000000580000000008008000000", hex.EncodeToString(m.BitMap("T", props("a", "b"))))
+
+	g, _ := m.Get("T", "G")
+	h, _ := m.Get("T", "H")
+	later := c.t.UnixMilli() + 1
+	require.True(t, g.MatchBitMap(later, gOnly))
+	require.False(t, h.MatchBitMap(later, gOnly), "H's positions are not all set")
+	require.True(t, h.MatchBitMap(c.t.UnixMilli(), gOnly), "stored before the filter was born")
+	require.True(t, h.MatchBitMap(later, nil), "no bit map")
+	require.True(t, h.MatchBitMap(later, gOnly[:8]), "a bit map of another size")
+	require.True(t, Filter{}.MatchBitMap(later, gOnly), "no compiled expression or bloom data")
+
+	m.Unregister("H")
+	require.Equal(t, "0000000580000000008008000000", hex.EncodeToString(m.BitMap("T", props("a", "b"))),
+		"a dead filter counts until it is cleaned out, as in Java")
+
+	_, view := m.QueueView("T", "H")
+	require.False(t, view(later, gOnly), "QUERY_CONSUME_QUEUE's check is the same")
 }
