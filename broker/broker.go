@@ -142,6 +142,7 @@ func (b *Broker) openManagers() error {
 	}
 	b.offsets, err = offsets.New(offsets.Options{
 		StorePathRootDir: root, FlushInterval: time.Duration(bc.FlushConsumerOffsetInterval) * time.Millisecond,
+		Lmq:        b.cfg.Store.EnableLmq,
 		MinOffset:  func(topic string, q int32) int64 { return b.store.MinOffsetInQueue(topic, q) },
 		Subscribed: func(group, topic string) bool { _, ok := b.consumers.FindSubscription(group, topic); return ok },
 		Log:        b.log.WithField("component", "offsets"),
@@ -173,6 +174,9 @@ func (b *Broker) ephemeralPort() bool {
 
 func (b *Broker) openStore() error {
 	b.stats = stats.New(b.cfg.Broker.BrokerClusterName, nil)
+	if b.cfg.Store.EnableLmq {
+		b.stats.FoldLmq()
+	}
 	b.daily = &dailyRecorder{}
 	b.hold = longpoll.NewHolder(func(topic string, q int32) int64 { return b.store.MaxOffsetInQueue(topic, q) })
 	sc := b.cfg.Store

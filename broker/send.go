@@ -298,6 +298,8 @@ func putStatusResponse(st store.PutStatus, cfg *store.Config) (protocol.Response
 			diskUtil(cfg) + "], messages are put to the slave, message store has been shut down, etc.", false
 	case store.OSPageCacheBusy:
 		return protocol.RespSystemError, "[PC_SYNCHRONIZED]broker busy, start flow control for a while", false
+	case store.LmqConsumeQueueNumExceeded:
+		return protocol.RespSystemError, "[LMQ_CONSUME_QUEUE_NUM_EXCEEDED]broker config enableLmq and enableMultiDispatch, lmq consumeQueue num exceed maxLmqConsumeQueueNum config num, default limit 2w.", false
 	case store.UnknownError:
 		return protocol.RespSystemError, "UNKNOWN_ERROR", false
 	}

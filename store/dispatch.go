@@ -21,23 +21,32 @@ func (s *Store) dispatchRecord(rec *message.Record) error {
 	return err
 }
 
-// dispatch is dispatchRecord returning the record's tags code (for the
-// arrival notice).
-func (s *Store) dispatch(rec *message.Record) (int64, error) {
+// dispatched is what the arrival notices need of a dispatched record.
+type dispatched struct {
+	tagsCode int64
+	multi    []Arrival // the further queues of a multi-dispatch record
+}
+
+// dispatch is dispatchRecord returning what the arrival notices need.
+func (s *Store) dispatch(rec *message.Record) (dispatched, error) {
 	var props [len(dispatchKeys)][]byte
 	message.LookupProperties(rec.Properties, dispatchKeys[:], props[:])
-	tagsCode := s.tagsCode(rec, props[propTags], props[propDelay])
+	d := dispatched{tagsCode: s.tagsCode(rec, props[propTags], props[propDelay])}
 	if message.Consumable(rec.SysFlag) {
-		if err := s.putUnit(rec, tagsCode); err != nil {
-			return 0, err
+		if err := s.putUnit(rec, d.tagsCode); err != nil {
+			return d, err
+		}
+		var err error
+		if d.multi, err = s.dispatchMulti(rec, d.tagsCode); err != nil {
+			return d, err
 		}
 	}
 	if s.cfg.MessageIndexEnable {
 		if err := s.buildIndex(rec, props[propUniqKey], props[propKeys]); err != nil {
-			return 0, fmt.Errorf("store: index record at %d: %w", rec.PhysicalOffset, err)
+			return d, fmt.Errorf("store: index record at %d: %w", rec.PhysicalOffset, err)
 		}
 	}
-	return tagsCode, nil
+	return d, nil
 }
 
 // dispatchKeys are the properties dispatch reads, looked up in one pass;
@@ -125,9 +134,10 @@ func keyView(b []byte) string {
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
-// notifyArrival tells long polling about a dispatched message (Java
-// ReputMessageService, master only).
-func (s *Store) notifyArrival(rec *message.Record, tagsCode int64) {
+// notifyArrival tells long polling about a dispatched message, and about
+// its arrival in each further queue of a multi-dispatch (Java
+// ReputMessageService with notifyMessageArrive4MultiQueue, master only).
+func (s *Store) notifyArrival(rec *message.Record, d dispatched) {
 	if s.opt.OnArrival == nil || s.cfg.BrokerRole == Slave || !message.Consumable(rec.SysFlag) {
 		return
 	}
@@ -135,8 +145,11 @@ func (s *Store) notifyArrival(rec *message.Record, tagsCode int64) {
 		Topic:          rec.Topic,
 		QueueID:        rec.QueueID,
 		NextOffset:     rec.QueueOffset + 1,
-		TagsCode:       tagsCode,
+		TagsCode:       d.tagsCode,
 		StoreTimestamp: rec.StoreTimestamp,
 		Properties:     rec.Properties,
 	})
+	for _, a := range d.multi {
+		s.opt.OnArrival(a)
+	}
 }

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"encoding/hex"
+	"fmt"
 	"net/netip"
 	"os"
 	"slices"
@@ -315,4 +316,41 @@ func segmentFiles(t *testing.T, dir string) []string {
 		names = append(names, e.Name())
 	}
 	return names
+}
+
+// Multi-dispatch with enableLmq (MultiDispatch): Sputnik and Java's
+// DefaultMessageStore write the same records (INNER_MULTI_QUEUE_OFFSET,
+// the rewritten properties) and the same LMQ and plain consume queues.
+func TestMultiDispatchInterop(t *testing.T) {
+	settings := storeoracle.SmallSettings()
+	settings["enableMultiDispatch"], settings["enableLmq"] = "true", "true"
+	var ops []storeoracle.Op
+	for i, queues := range []string{"%LMQ%a,%LMQ%b", "%LMQ%a", "Other,%LMQ%b,", "%LMQ%c", "", "%LMQ%b,%LMQ%a,%LMQ%c"} {
+		props := [][2]string{{"TAGS", fmt.Sprint("t", i%2)}, {"KEYS", fmt.Sprint("k", i)}, {"WAIT", "true"}, {"UNIQ_KEY", fmt.Sprintf("U%04d", i)}}
+		if queues != "" {
+			props = append(props, [2]string{"INNER_MULTI_DISPATCH", queues})
+		}
+		ops = append(ops, storeoracle.Op{Op: "put", Topic: "Parent", QueueID: int32(i % 2), Body: []byte(fmt.Sprint("m", i)),
+			Properties: props, BornHost: "10.0.0.1:5000", BornTimestamp: int64(1_700_000_000_000 + i)})
+	}
+	sdir := t.TempDir()
+	s := openSputnik(t, configFor(t, sdir, settings))
+	applied := sputnikOps(t, s, ops)
+	require.NoError(t, s.Close())
+	fromSputnik := storeoracle.DumpStore(t, sdir, settings)
+
+	jdir := t.TempDir()
+	storeoracle.Write(t, jdir, settings, applied, false)
+	fromJava := storeoracle.DumpStore(t, jdir, settings)
+	diff := storeoracle.Diff(fromJava, fromSputnik, storeoracle.DiffOptions{
+		IgnoreStoreTimestamps: true, IgnoreCheckpoint: true, IgnoreOpenState: true, IgnoreFiles: true,
+	})
+	require.Empty(t, diff, strings.Join(diff, "\n"))
+	var lmq int
+	for _, q := range fromJava.Queues {
+		if strings.HasPrefix(q.Topic, "%LMQ%") {
+			lmq++
+		}
+	}
+	require.Equal(t, 3, lmq, "the dump holds the LMQ consume queues")
 }

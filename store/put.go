@@ -191,11 +191,15 @@ func (s *Store) putMessage(m *Message) (PutResult, bool) {
 	// (checks above make the encode infallible); the body CRC is taken
 	// outside.
 	rec := s.recordOf(m)
-	return s.append(&commitlog.Put{
+	p := &commitlog.Put{
 		Record:     &rec,
 		QueueKey:   consumequeue.QueueKey(m.Topic, m.QueueID),
 		Consumable: message.Consumable(m.SysFlag),
-	}, m.WaitStoreMsgOK, begun)
+	}
+	if st, err := s.prepareMultiDispatch(m, p); st != PutOK {
+		return PutResult{Status: st, Err: err}, false
+	}
+	return s.append(p, m.WaitStoreMsgOK, begun)
 }
 
 // checkMessage is Java checkMessage plus the size checks of
@@ -419,6 +423,8 @@ func (s *Store) appendFailure(err error) PutStatus {
 		return CreateMappedFileFailed
 	case errors.Is(err, commitlog.ErrClosed):
 		return ServiceNotAvailable
+	case errors.Is(err, commitlog.ErrRewrite):
+		return UnknownError // the message's fault, not the store's
 	}
 	s.markNotWritable(err)
 	return UnknownError

@@ -105,12 +105,12 @@ func (r *reputService) dispatchView(b []byte) bool {
 		case err != nil:
 			return r.skipBad(err, len(b)-pos)
 		}
-		tagsCode, err := r.s.dispatch(&rec)
+		d, err := r.s.dispatch(&rec)
 		if err != nil {
 			r.fail(err)
 			return false
 		}
-		r.s.notifyArrival(&rec, tagsCode)
+		r.s.notifyArrival(&rec, d)
 		r.from.Add(int64(rec.TotalSize))
 		pos += int(rec.TotalSize)
 	}

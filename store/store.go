@@ -220,7 +220,7 @@ func (s *Store) commitLogConfig() commitlog.Config {
 }
 
 func (s *Store) cqOptions() consumequeue.Options {
-	o := consumequeue.Options{Log: s.log.WithField("component", "consumequeue")}
+	o := consumequeue.Options{Log: s.log.WithField("component", "consumequeue"), CountPrefix: LmqPrefix}
 	if s.cfg.EnableConsumeQueueExt {
 		o.Ext = &consumequeue.ExtOptions{
 			Root:     consumeQueueExtDir(s.cfg.StorePathRootDir),

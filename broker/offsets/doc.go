@@ -42,7 +42,8 @@
 //     constructor to be exact.
 //   - MinOffsetInAllGroups skips a key without '@' where Java throws
 //     ArrayIndexOutOfBoundsException.
-//   - lmqConsumerOffset.json (LmqConsumerOffsetManager) is not handled.
+//   - With Options.Lmq the table is LmqConsumerOffsetManager's, kept in
+//     lmqConsumerOffset.json.
 package offsets
 
 import "errors"

@@ -23,9 +23,14 @@ const (
 
 // Options are the manager's surroundings.
 type Options struct {
-	StorePathRootDir string        // consumerOffset.json's root; required
-	FlushInterval    time.Duration // flushConsumerOffsetInterval; 0 is 5 s
-	FlushDelay       time.Duration // before Run's first persist; 0 is 10 s
+	StorePathRootDir string // consumerOffset.json's root; required
+	// Lmq is MessageStoreConfig.enableLmq: the table is
+	// LmqConsumerOffsetManager's, in lmqConsumerOffset.json, and the
+	// offsets of LMQ groups (named %LMQ%…) are kept by topic and group
+	// alone (their queue is always 0).
+	Lmq           bool
+	FlushInterval time.Duration // flushConsumerOffsetInterval; 0 is 5 s
+	FlushDelay    time.Duration // before Run's first persist; 0 is 10 s
 	// MinOffset is the message store's getMinOffsetInQueue (0 for an
 	// unknown queue); nil answers 0.
 	MinOffset func(topic string, queueID int32) int64
@@ -68,9 +73,23 @@ func New(opts Options) (*Manager, error) {
 	if opts.Subscribed == nil {
 		opts.Subscribed = func(string, string) bool { return false }
 	}
+	if opts.Lmq {
+		return &Manager{opts: opts, path: config.LmqConsumerOffsetPath(opts.StorePathRootDir),
+			table: config.NewLmqConsumerOffsets()}, nil
+	}
 	return &Manager{opts: opts, path: config.ConsumerOffsetPath(opts.StorePathRootDir),
 		table: config.NewConsumerOffsets()}, nil
 }
+
+// lmqGroup reports whether group's offsets are LmqConsumerOffsetManager's
+// own (MixAll.isLmq of the group, with enableLmq).
+func (m *Manager) lmqGroup(group string) bool {
+	return m.opts.Lmq && strings.HasPrefix(group, lmqPrefix)
+}
+
+// lmqPrefix starts the names of light message queues and their groups
+// (MixAll.LMQ_PREFIX).
+const lmqPrefix = "%LMQ%"
 
 // QueueOffset is one queue's committed offset.
 type QueueOffset struct {
@@ -83,6 +102,11 @@ type QueueOffset struct {
 func (m *Manager) Commit(clientHost, group, topic string, queueID int32, offset int64) {
 	key := config.OffsetKey(topic, group)
 	m.mu.Lock()
+	if m.lmqGroup(group) {
+		m.table.CommitLmq(key, offset)
+		m.mu.Unlock()
+		return
+	}
 	prev, existed := m.table.Commit(key, queueID, offset)
 	m.mu.Unlock()
 	if existed && offset < prev {
@@ -95,7 +119,14 @@ func (m *Manager) Commit(clientHost, group, topic string, queueID int32, offset 
 func (m *Manager) Query(group, topic string, queueID int32) int64 {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	if off, ok := m.table.Query(config.OffsetKey(topic, group), queueID); ok {
+	key := config.OffsetKey(topic, group)
+	if m.lmqGroup(group) {
+		if off, ok := m.table.QueryLmq(key); ok {
+			return off
+		}
+		return -1
+	}
+	if off, ok := m.table.Query(key, queueID); ok {
 		return off
 	}
 	return -1
@@ -106,7 +137,14 @@ func (m *Manager) Query(group, topic string, queueID int32) int64 {
 func (m *Manager) QueryAll(group, topic string) (offsets []QueueOffset, ok bool) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	q, ok := m.table.Queues(config.OffsetKey(topic, group))
+	key := config.OffsetKey(topic, group)
+	if m.lmqGroup(group) { // never null in Java: empty when unknown
+		if off, ok := m.table.QueryLmq(key); ok {
+			return []QueueOffset{{QueueID: 0, Offset: off}}, true
+		}
+		return nil, true
+	}
+	q, ok := m.table.Queues(key)
 	if !ok {
 		return nil, false
 	}
@@ -331,14 +369,18 @@ func javaWhitespace(r rune) bool {
 // Load is ConfigManager.load of consumerOffset.json (or its .bak): the
 // file's table replaces the manager's. A missing file changes nothing.
 func (m *Manager) Load() (config.LoadResult, error) {
-	loaded, res, err := config.LoadDetail(m.path, config.DecodeConsumerOffsets)
+	decode := config.DecodeConsumerOffsets
+	if m.opts.Lmq {
+		decode = config.DecodeLmqConsumerOffsets
+	}
+	loaded, res, err := config.LoadDetail(m.path, decode)
 	if err != nil || !res.Found {
 		return res, err
 	}
 	m.mu.Lock()
 	m.table = loaded
 	m.mu.Unlock()
-	m.opts.Log.WithField("keys", loaded.Len()).Info("loaded consumerOffset.json")
+	m.opts.Log.WithFields(logrus.Fields{"keys": loaded.Len(), "path": m.path}).Info("loaded consumer offsets")
 	return res, nil
 }
 

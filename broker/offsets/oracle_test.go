@@ -8,14 +8,15 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/sputnikmq/sputnik/store/config"
 )
 
 // Java 4.9.8: ConsumerOffsetManager (4.9.7 broker jar, the same source):
 // commits, queries, clone, removal, the correction-offset query and the
 // unsubscribed scan against a fake store, persist and restart.
 func TestOffsetsLikeJava(t *testing.T) { compareWithJava(t, "offsets", runOffsets) }
+
+// With enableLmq: LmqConsumerOffsetManager and lmqConsumerOffset.json.
+func TestLmqOffsetsLikeJava(t *testing.T) { compareWithJava(t, "lmqoffsets", runOffsets) }
 
 func runOffsets(t *testing.T, root string, cmds [][]string) string {
 	var out strings.Builder
@@ -31,6 +32,9 @@ func runOffsets(t *testing.T, root string, cmds [][]string) string {
 			var err error
 			m, err = New(opts)
 			require.NoError(t, err)
+		case "storeset":
+			require.Equal(t, "enableLmq", a[1], "the only store setting the offsets script uses")
+			opts.Lmq = a[2] == "true"
 		case "store.min":
 			minOffsets[a[1]+"#"+a[2]] = int64(atoi(t, a[3]))
 		default:
@@ -87,7 +91,7 @@ func offsetCommand(t *testing.T, out *strings.Builder, m *Manager, op string, a 
 		require.NoError(t, err)
 		fmt.Fprintln(out, "load true")
 	case "file":
-		fmt.Fprintln(out, fileOrMissing(config.ConsumerOffsetPath(m.opts.StorePathRootDir)))
+		fmt.Fprintln(out, fileOrMissing(m.path))
 	default:
 		t.Fatalf("unknown command offset.%s", op)
 	}

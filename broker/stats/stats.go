@@ -9,6 +9,7 @@ package stats
 
 import (
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -147,6 +148,7 @@ type Manager struct {
 	cluster string
 	sets    map[string]*set
 	now     func() time.Time
+	lmq     bool // FoldLmq
 
 	// pairs caches the GROUP_GET items of a (topic, group) so that a pull
 	// does not build the "topic@group" key each time.
@@ -170,6 +172,23 @@ func New(cluster string, now func() time.Time) *Manager {
 	}
 	return m
 }
+
+// FoldLmq makes the group statistics count every light message queue and
+// LMQ group as one, named %LMQ% (LmqBrokerStatsManager, enableLmq), so
+// that thousands of LMQs do not make thousands of items. Call it before
+// counting.
+func (m *Manager) FoldLmq() { m.lmq = true }
+
+// fold is the name a topic or group is counted under.
+func (m *Manager) fold(name string) string {
+	if m.lmq && strings.HasPrefix(name, lmqPrefix) {
+		return lmqPrefix
+	}
+	return name
+}
+
+// lmqPrefix starts LMQ topics and groups (MixAll.LMQ_PREFIX).
+const lmqPrefix = "%LMQ%"
 
 func (m *Manager) add(name, key string, inc, calls int64) {
 	m.sets[name].item(key, true).Add(inc, calls)
@@ -195,6 +214,7 @@ func (m *Manager) GroupGet(group, topic string, msgs int, size int) {
 	if m == nil {
 		return
 	}
+	group, topic = m.fold(group), m.fold(topic)
 	k := pairKey{topic, group}
 	m.pairsMu.RLock()
 	g, ok := m.pairs[k]
@@ -216,7 +236,7 @@ func (m *Manager) SendBack(group, topic string) {
 	if m == nil {
 		return
 	}
-	m.add(SndbckPutNums, GroupKey(topic, group), 1, 1)
+	m.add(SndbckPutNums, GroupKey(m.fold(topic), m.fold(group)), 1, 1)
 }
 
 // Item is getStatsItem: nil for a key nothing was counted under; ok is
@@ -238,7 +258,7 @@ func (m *Manager) GroupGetTPS(group, topic string) float64 {
 	if m == nil {
 		return 0
 	}
-	if it := m.sets[GroupGetNums].item(GroupKey(topic, group), false); it != nil {
+	if it := m.sets[GroupGetNums].item(GroupKey(m.fold(topic), m.fold(group)), false); it != nil {
 		return it.Minute().TPS
 	}
 	return 0

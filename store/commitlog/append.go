@@ -2,6 +2,7 @@ package commitlog
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -29,7 +30,18 @@ type Put struct {
 	// offsets; PREPARED and ROLLBACK records are stamped with queue offset
 	// 0 and leave the counter alone (Java doAppend).
 	Consumable bool
+	// MultiQueues, for a single Record, are the keys of the further queues
+	// a multi-dispatch message enters (Java MultiDispatch): under the lock
+	// Rewrite gets each one's next offset and returns the record to append
+	// in Record's place (with the offsets among its properties), and a
+	// consumable put then advances each of those counters by one.
+	MultiQueues []string
+	Rewrite     func(offsets []int64) (*message.Record, error)
 }
+
+// ErrRewrite: a multi-dispatch record could not be rewritten with its
+// queue offsets (its properties grew too long); nothing was appended.
+var ErrRewrite = errors.New("commitlog: multi-dispatch rewrite failed")
 
 // Result says where a put landed.
 type Result struct {
@@ -51,12 +63,9 @@ func (r Result) End() int64 { return r.WroteOffset + int64(r.WroteBytes) }
 // never fit fails with ErrTooLarge. Durability is separate: see
 // WaitFlushed and OnFlushed.
 func (c *CommitLog) Append(p *Put) (Result, error) {
-	n := int64(len(p.Records))
-	if p.Record != nil {
-		n = int64(message.EncodedSize(p.Record))
-	}
-	if n == 0 || n+message.BlankSize > c.cfg.SegmentSize {
-		return Result{}, fmt.Errorf("%w: %d bytes, segment size %d", ErrTooLarge, n, c.cfg.SegmentSize)
+	n, err := c.putSize(p)
+	if err != nil {
+		return Result{}, err
 	}
 	c.mu.Lock()
 	now := c.cfg.Now()
@@ -64,6 +73,18 @@ func (c *CommitLog) Append(p *Put) (Result, error) {
 	defer c.unlock()
 	if c.closed {
 		return Result{}, ErrClosed
+	}
+	rec, multi, multiAt, err := c.multiDispatch(p)
+	if err != nil {
+		return Result{}, err
+	}
+	if rec != p.Record {
+		rewritten := *p
+		rewritten.Record = rec
+		p = &rewritten
+		if n, err = c.putSize(p); err != nil {
+			return Result{}, err
+		}
 	}
 	seg, err := c.segmentFor(n)
 	if err != nil {
@@ -88,9 +109,45 @@ func (c *CommitLog) Append(p *Put) (Result, error) {
 	}
 	if next != nil {
 		*next = res.QueueOffset + int64(res.Count)
+		for i, m := range multi {
+			*m = multiAt[i] + 1 // set, not added: a queue named twice takes one offset, as in Java
+		}
 	}
 	c.appended()
 	return res, nil
+}
+
+// putSize is the size p appends, or ErrTooLarge.
+func (c *CommitLog) putSize(p *Put) (int64, error) {
+	n := int64(len(p.Records))
+	if p.Record != nil {
+		n = int64(message.EncodedSize(p.Record))
+	}
+	if n == 0 || n+message.BlankSize > c.cfg.SegmentSize {
+		return 0, fmt.Errorf("%w: %d bytes, segment size %d", ErrTooLarge, n, c.cfg.SegmentSize)
+	}
+	return n, nil
+}
+
+// multiDispatch returns the record p appends and, for a multi-dispatch
+// put, the counters of its further queues (created at 0, as Java's
+// wrapMultiDispatch does) and their offsets, after rewriting the record
+// with them. The lock should be held.
+func (c *CommitLog) multiDispatch(p *Put) (*message.Record, []*int64, []int64, error) {
+	if len(p.MultiQueues) == 0 || p.Record == nil || p.Rewrite == nil {
+		return p.Record, nil, nil, nil
+	}
+	counters := make([]*int64, len(p.MultiQueues))
+	offsets := make([]int64, len(p.MultiQueues))
+	for i, k := range p.MultiQueues {
+		counters[i] = c.queueCounter(k)
+		offsets[i] = *counters[i]
+	}
+	rec, err := p.Rewrite(offsets)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%w: %w", ErrRewrite, err)
+	}
+	return rec, counters, offsets, nil
 }
 
 func (c *CommitLog) unlock() {

@@ -59,10 +59,37 @@ func (q *QueueOffsets) write(w *fastjson.Writer) {
 	w.EndObject()
 }
 
-// ConsumerOffsets is the content of consumerOffset.json (and
-// lmqConsumerOffset.json): ConsumerOffsetManager.offsetTable.
+// ConsumerOffsets is the content of consumerOffset.json
+// (ConsumerOffsetManager.offsetTable), or of lmqConsumerOffset.json, which
+// a broker with enableLmq writes instead (LmqConsumerOffsetManager: the
+// same table plus lmqOffsetTable, "topic@group" → the offset of an LMQ
+// group, whose queue is always 0).
 type ConsumerOffsets struct {
 	table *chm[string, *QueueOffsets]
+	lmq   *chm[string, int64] // nil but for lmqConsumerOffset.json
+}
+
+// NewLmqConsumerOffsets returns an empty LmqConsumerOffsetManager table.
+func NewLmqConsumerOffsets() *ConsumerOffsets {
+	c := NewConsumerOffsets()
+	c.lmq = newCHM[string, int64](stringHash, capOffsets)
+	return c
+}
+
+// IsLmq reports whether c is an LmqConsumerOffsetManager table.
+func (c *ConsumerOffsets) IsLmq() bool { return c.lmq != nil }
+
+// CommitLmq sets an LMQ group's offset (LmqConsumerOffsetManager
+// .commitOffset); c must be an LMQ table.
+func (c *ConsumerOffsets) CommitLmq(key string, offset int64) { c.lmq.Put(key, offset) }
+
+// QueryLmq is an LMQ group's offset; false when it has none or c is not
+// an LMQ table.
+func (c *ConsumerOffsets) QueryLmq(key string) (int64, bool) {
+	if c.lmq == nil {
+		return 0, false
+	}
+	return c.lmq.Get(key)
 }
 
 // NewConsumerOffsets returns an empty table as ConsumerOffsetManager
@@ -110,10 +137,21 @@ func (c *ConsumerOffsets) Len() int { return c.table.Len() }
 // Range calls f in the file's order until f returns false.
 func (c *ConsumerOffsets) Range(f func(key string, q *QueueOffsets) bool) { c.table.Range(f) }
 
-// Encode is ConsumerOffsetManager.encode(true).
+// Encode is ConsumerOffsetManager.encode(true) (fastjson writes the
+// fields by name: lmqOffsetTable first).
 func (c *ConsumerOffsets) Encode() []byte {
 	return encodePretty(func(w *fastjson.Writer) {
 		w.BeginObject()
+		if c.lmq != nil {
+			w.Key("lmqOffsetTable")
+			w.BeginObject()
+			c.lmq.Range(func(k string, off int64) bool {
+				w.Key(k)
+				w.Int64(off)
+				return true
+			})
+			w.EndObject()
+		}
 		w.Key("offsetTable")
 		w.BeginObject()
 		c.table.Range(func(k string, q *QueueOffsets) bool {
@@ -152,6 +190,35 @@ func DecodeConsumerOffsets(data []byte) (*ConsumerOffsets, error) {
 }
 
 var offsetWrapperFields = fields("offsetTable")
+
+// DecodeLmqConsumerOffsets is LmqConsumerOffsetManager.decode of
+// lmqConsumerOffset.json: both tables as fastjson builds them; a missing
+// one stays empty, a null one is ErrCorrupt.
+func DecodeLmqConsumerOffsets(data []byte) (*ConsumerOffsets, error) {
+	c, err := DecodeConsumerOffsets(data)
+	c.lmq = newCHM[string, int64](stringHash, capOffsets)
+	if err != nil {
+		return c, err
+	}
+	root, ok, err := parseRoot(data, lmqConsumerOffsetFile)
+	if !ok {
+		return c, err
+	}
+	var d fastjson.Decoder
+	for k, v := range root.Members() {
+		if matchField(k, lmqOffsetWrapperFields) != "lmqOffsetTable" {
+			continue
+		}
+		if v.IsNull() {
+			d.Fail(fmt.Errorf("lmqOffsetTable is null"))
+		}
+		c.lmq = newCHM[string, int64](stringHash, capDefaultCHM)
+		decodeStringTable(&d, v, c.lmq, func(d *fastjson.Decoder, v fastjson.Value) int64 { return d.Int64(v, 0) })
+	}
+	return c, finish(&d, lmqConsumerOffsetFile)
+}
+
+var lmqOffsetWrapperFields = fields("lmqOffsetTable", "offsetTable")
 
 func decodeQueueOffsets(d *fastjson.Decoder, v fastjson.Value) *QueueOffsets {
 	q := newQueueOffsets(capDefaultCHM)

@@ -21,6 +21,9 @@ type Options struct {
 	// Ext, when set, gives every queue its extension files
 	// (enableConsumeQueueExt).
 	Ext *ExtOptions
+	// CountPrefix, when set, makes a Table count its topics whose names
+	// start with it (Table.Counted; Java's lmqConsumeQueueNum).
+	CountPrefix string
 }
 
 // ExtOptions place and size the extension files.

@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/sputnikmq/sputnik/compat/javalang"
 	"github.com/sputnikmq/sputnik/store/segment"
@@ -27,8 +29,9 @@ type Table struct {
 	size int64
 	opts Options
 
-	mu     sync.RWMutex
-	topics map[string]map[int32]*Queue
+	mu      sync.RWMutex
+	topics  map[string]map[int32]*Queue
+	counted atomic.Int64 // topics named with opts.CountPrefix
 
 	cleanMu      sync.Mutex
 	lastCleanMin int64 // CleanConsumeQueueService.lastPhysicalMinOffset
@@ -96,9 +99,20 @@ func (t *Table) queues(topic string) map[int32]*Queue {
 	if m == nil {
 		m = map[int32]*Queue{}
 		t.topics[topic] = m
+		t.count(topic, 1)
 	}
 	return m
 }
+
+// count adds d to Counted when topic is one it counts.
+func (t *Table) count(topic string, d int64) {
+	if t.opts.CountPrefix != "" && strings.HasPrefix(topic, t.opts.CountPrefix) {
+		t.counted.Add(d)
+	}
+}
+
+// Counted is how many topics named with Options.CountPrefix have queues.
+func (t *Table) Counted() int64 { return t.counted.Load() }
 
 // Get returns a queue, or nil if the table has none for topic/queueID
 // (Java getConsumeQueue).
@@ -255,8 +269,9 @@ func (t *Table) remove(q *Queue) {
 	if m[q.queueID] == q {
 		delete(m, q.queueID)
 	}
-	if len(m) == 0 {
+	if len(m) == 0 && t.topics[q.topic] != nil {
 		delete(t.topics, q.topic)
+		t.count(q.topic, -1)
 	}
 }
 
@@ -265,8 +280,11 @@ func (t *Table) remove(q *Queue) {
 // queues' keys.
 func (t *Table) DeleteTopic(topic string) ([]string, error) {
 	t.mu.Lock()
-	m := t.topics[topic]
+	m, ok := t.topics[topic]
 	delete(t.topics, topic)
+	if ok {
+		t.count(topic, -1)
+	}
 	t.mu.Unlock()
 	var keys []string
 	var errs []error

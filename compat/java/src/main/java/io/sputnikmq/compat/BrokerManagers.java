@@ -63,6 +63,8 @@ import org.apache.rocketmq.store.config.MessageStoreConfig;
  *   group.update GROUP [consume=B fromMin=B broadcast=B retryQ=N retryMax=N brokerId=N slow=N notify=B]
  *   offset.commit GROUP TOPIC QUEUE OFFSET | offset.query GROUP TOPIC QUEUE
  *   offset.queryAll GROUP TOPIC | offset.topicsOf GROUP | offset.groupsOf TOPIC
+ *   storeset KEY VALUE   a MessageStoreConfig setting (before start; enableLmq picks
+ *                        LmqConsumerOffsetManager)
  *   offset.clone SRC DST TOPIC | offset.remove GROUP | offset.minAll TOPIC FILTERGROUPS | offset.scan
  *   {topic,group,offset}.{persist,load,file}   ConfigManager.persist/load, the file's content
  * </pre>
@@ -117,6 +119,10 @@ public final class BrokerManagers {
             Properties p = new Properties();
             p.setProperty(a[1], a[2]);
             MixAll.properties2Object(p, brokerConfig);
+        } else if (cmd.equals("storeset")) {
+            Properties p = new Properties();
+            p.setProperty(a[1], a[2]);
+            MixAll.properties2Object(p, storeConfig);
         } else if (cmd.equals("start")) {
             controller = new BrokerController(brokerConfig, new NettyServerConfig(), new NettyClientConfig(),
                 storeConfig);
@@ -355,7 +361,7 @@ public final class BrokerManagers {
                 m.scanUnsubscribedTopic();
                 break;
             default:
-                common(m, op, BrokerPathConfigHelper.getConsumerOffsetPath(storeConfig.getStorePathRootDir()));
+                common(m, op, m.configFilePath()); // lmqConsumerOffset.json with enableLmq
         }
     }
 
