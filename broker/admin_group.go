@@ -53,6 +53,9 @@ type groupAdmin struct {
 	allOffsets func() []byte
 	slave      bool
 	log        *logrus.Entry
+	// groupDeleted follows a deleteSubscriptionGroup (the statistics'
+	// onGroupDeleted with autoDeleteUnusedStats); may be nil.
+	groupDeleted func(group string)
 }
 
 func (h *groupAdmin) register(t handlerTable) {
@@ -174,6 +177,9 @@ func (h *groupAdmin) deleteGroup(_ context.Context, c *remoting.Conn, req *wire.
 	}
 	if hdr.RemoveOffset {
 		h.offsets.RemoveGroup(hdr.GroupName)
+	}
+	if h.groupDeleted != nil {
+		h.groupDeleted(hdr.GroupName)
 	}
 	return success(req), nil
 }

@@ -35,6 +35,9 @@ type maintAdmin struct {
 	store  *store.Store
 	topics *topics.Manager
 	log    *logrus.Entry
+	// topicsDeleted follows cleanUnusedTopic (the statistics'
+	// onTopicDeleted with autoDeleteUnusedStats); may be nil.
+	topicsDeleted func(topics ...string)
 }
 
 func (h *maintAdmin) register(t handlerTable) {
@@ -79,11 +82,14 @@ func (h *maintAdmin) cleanExpiredCQ(_ context.Context, c *remoting.Conn, req *wi
 
 func (h *maintAdmin) cleanUnusedTopic(_ context.Context, c *remoting.Conn, req *wire.Command) (*wire.Command, error) {
 	h.log.WithField("remote", remoteOf(c)).Warn("invoke cleanUnusedTopic start")
-	n, err := h.store.CleanUnusedTopics(func(topic string) bool {
+	gone, err := h.store.CleanUnusedTopics(func(topic string) bool {
 		_, ok := h.topics.Select(topic)
 		return ok
 	})
-	h.logCleanup("cleanUnusedTopic", n, err)
+	if h.topicsDeleted != nil && len(gone) > 0 {
+		h.topicsDeleted(gone...)
+	}
+	h.logCleanup("cleanUnusedTopic", len(gone), err)
 	return success(req), nil
 }
 

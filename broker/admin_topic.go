@@ -31,7 +31,16 @@ type topicAdmin struct {
 	// registerTopic registers one changed topic with the name servers
 	// before answering (registerIncrementBrokerData).
 	registerTopic func(tc config.TopicConfig)
+	// topicsDeleted follows the deletion of topics' queues (the
+	// statistics' onTopicDeleted with autoDeleteUnusedStats); may be nil.
+	topicsDeleted func(topics ...string)
 	mu            sync.Mutex // Java's synchronized handlers
+}
+
+func (h *topicAdmin) deleted(topics ...string) {
+	if h.topicsDeleted != nil && len(topics) > 0 {
+		h.topicsDeleted(topics...)
+	}
 }
 
 func (h *topicAdmin) register(t handlerTable) {
@@ -88,13 +97,18 @@ func (h *topicAdmin) deleteTopic(_ context.Context, _ *remoting.Conn, req *wire.
 		return resp, nil
 	}
 	if topics.IsLmq(hdr.Topic) {
-		_, err := h.store.CleanUnusedTopics(func(t string) bool { return t != hdr.Topic })
+		gone, err := h.store.CleanUnusedLmqTopic(hdr.Topic)
+		if gone {
+			h.deleted(hdr.Topic)
+		}
 		return success(req), err
 	}
 	if _, err := h.topics.Delete(hdr.Topic); err != nil {
 		return nil, err
 	}
-	_, err := h.store.CleanUnusedTopics(func(t string) bool { _, ok := h.topics.Select(t); return ok })
+	gone, err := h.store.CleanUnusedTopics(func(t string) bool { _, ok := h.topics.Select(t); return ok })
+	h.deleted(gone...)
+	h.deleted(hdr.Topic) // Java's processor: whether or not the store had queues
 	return success(req), err
 }
 

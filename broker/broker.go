@@ -194,6 +194,9 @@ func (b *Broker) openStore() error {
 			}
 		},
 		FilterBitMap: b.filterBitMap,
+		OnScheduleDelivered: func(topic string, wroteBytes int) {
+			b.stats.ScheduleDelivered(store.ScheduleTopic, groups.ScheduleConsumerGroup, topic, wroteBytes)
+		},
 	})
 	return err
 }
@@ -254,6 +257,7 @@ func (b *Broker) Start() error {
 			}
 		})
 	})
+	b.goService(func() { runEvery(ctx, protectPeriod, protectPeriod, b.protectBroker) })
 	b.goService(func() { b.hold.Run(b.stop, b.checkInterval()) })
 	b.goService(func() { b.stats.Run(b.stop) })
 	b.goService(func() { b.daily.run(b.stop, b.store) })
@@ -431,7 +435,7 @@ func (b *Broker) registerHandlers() {
 			if b.reg != nil {
 				b.reg.registerTopic(context.Background(), tc)
 			}
-		}}
+		}, topicsDeleted: b.statsTopicsDeleted}
 	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, admin.register)
 	b.registerAdminHandlers(groupsF)
 }
@@ -453,11 +457,16 @@ func (b *Broker) registerAdminHandlers(groupsF *groups.Manager) {
 	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&halfAdmin{store: b.store,
 		log: b.log.WithField("component", "transaction")}).register)
 	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&maintAdmin{store: b.store, topics: b.topics,
-		log: b.log.WithField("component", "admin")}).register)
+		log: b.log.WithField("component", "admin"), topicsDeleted: b.statsTopicsDeleted}).register)
 	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&consumerAdmin{store: b.store, topics: b.topics, offsets: b.offsets,
 		consumers: b.consumers, brokerName: bc.BrokerName, clients: connCaller{}, log: b.log.WithField("component", "admin")}).register)
 	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&groupAdmin{groups: b.groups, offsets: b.offsets, allOffsets: b.offsets.Encode,
-		slave: b.cfg.Store.BrokerRole == store.Slave, log: b.log.WithField("component", "admin")}).register)
+		slave: b.cfg.Store.BrokerRole == store.Slave, log: b.log.WithField("component", "admin"),
+		groupDeleted: func(group string) {
+			if bc.AutoDeleteUnusedStats {
+				b.stats.OnGroupDeleted(group)
+			}
+		}}).register)
 	b.addProcessor(1, adminQueue, (&configAdmin{conf: newBrokerConfiguration(b.cfg, b.log.WithField("component", "config"), nil),
 		blackList: blackList(bc.ConfigBlackList), log: b.log.WithField("component", "config"),
 		permissionChanged: func() {
@@ -624,4 +633,15 @@ func (b *Broker) Shutdown(ctx context.Context) error {
 		errs = append(errs, b.store.Close())
 	})
 	return errors.Join(errs...)
+}
+
+// statsTopicsDeleted drops deleted topics' statistics when
+// autoDeleteUnusedStats (read at each deletion: the setting is live).
+func (b *Broker) statsTopicsDeleted(topics ...string) {
+	if !b.cfg.Broker.AutoDeleteUnusedStats {
+		return
+	}
+	for _, t := range topics {
+		b.stats.OnTopicDeleted(t)
+	}
 }

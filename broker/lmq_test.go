@@ -87,3 +87,25 @@ func TestLmqSendPullOffsets(t *testing.T) {
 	_, err = os.Stat(filepath.Join(root, "config", "consumerOffset.json"))
 	require.True(t, os.IsNotExist(err), "with enableLmq Java writes lmqConsumerOffset.json only")
 }
+
+// DELETE_TOPIC_IN_BROKER of an LMQ drops its queue
+// (DefaultMessageStore.cleanUnusedLmqTopic); cleanUnusedTopic keeps LMQs.
+func TestLmqDeleteTopic(t *testing.T) {
+	b, cl := startBroker(t, "enableMultiDispatch=true", "enableLmq=true")
+	addr := b.Addr()
+	resp := invoke(t, cl, addr, sendProps("LmqParent", "m", message.Properties{{Key: message.PropInnerMultiDispatch, Value: "%LMQ%x,%LMQ%y"}}))
+	require.EqualValues(t, protocol.RespSuccess, resp.Code, resp.Remark)
+	dispatched(t, b, "%LMQ%x", 0, 1)
+	dispatched(t, b, "%LMQ%y", 0, 1)
+
+	clean := wire.NewRequest(int32(protocol.ReqCleanUnusedTopic))
+	require.EqualValues(t, protocol.RespSuccess, invoke(t, cl, addr, clean).Code)
+	require.EqualValues(t, 1, b.store.MaxOffsetInQueue("%LMQ%x", 0), "cleanUnusedTopic leaves LMQs")
+
+	del := wire.NewRequest(int32(protocol.ReqDeleteTopicInBroker))
+	(&protocol.DeleteTopicRequestHeader{Topic: "%LMQ%x"}).EncodeTo(del)
+	require.EqualValues(t, protocol.RespSuccess, invoke(t, cl, addr, del).Code)
+	require.EqualValues(t, 0, b.store.MaxOffsetInQueue("%LMQ%x", 0), "the LMQ's queue is gone")
+	require.EqualValues(t, 1, b.store.MaxOffsetInQueue("%LMQ%y", 0))
+	require.EqualValues(t, 1, b.store.MaxOffsetInQueue("LmqParent", 0))
+}

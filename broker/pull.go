@@ -145,6 +145,9 @@ func (h *pullHandlers) process(c *remoting.Conn, req *wire.Command, hdr *protoco
 		return errResp
 	}
 	res, err := h.store.GetMessage(hdr.ConsumerGroup, hdr.Topic, hdr.QueueId, hdr.QueueOffset, int(hdr.MaxMsgNums), filter)
+	if err == nil && res.FallRecorded {
+		h.stats.RecordFallBehind(hdr.ConsumerGroup, hdr.Topic, hdr.QueueId, res.FallBehind)
+	}
 	if err != nil {
 		h.commit(c, hdr, allowSuspend)
 		return fail(resp, protocol.RespSystemError, "store getMessage return null")

@@ -252,8 +252,14 @@ func (h *sendHandlers) putResponse(resp *wire.Command, topic string, r store.Put
 	return resp
 }
 
-// countPut adds a stored put to the topic's and the broker's statistics.
+// countPut adds a stored put to the statistics of the topic it went to
+// (for a delayed message, SCHEDULE_TOPIC_XXXX, as Java, whose put changes
+// the message's topic before the count; its topic counts it when it is
+// delivered) and of the broker.
 func (h *sendHandlers) countPut(topic string, r store.PutResult) {
+	if r.Topic != "" {
+		topic = r.Topic
+	}
 	h.stats.TopicPut(topic, int32(max(r.Count, 1)), int64(r.WroteBytes))
 }
 

@@ -61,6 +61,12 @@ type GetResult struct {
 	// SuggestPullingFromSlave: the consumer is so far behind that its reads
 	// leave memory (Java: more than accessMessageInMemoryMaxRatio of RAM).
 	SuggestPullingFromSlave bool
+	// FallBehind is how many commit-log bytes lay past the last unit the
+	// read looked at; FallRecorded says the read reached the queue's units
+	// and diskFallRecorded is on (Java then records FallBehind in the
+	// broker's GROUP_GET_FALL_SIZE).
+	FallBehind   int64
+	FallRecorded bool
 }
 
 // MessageCount is the number of messages found.
@@ -165,6 +171,7 @@ func (s *Store) readQueue(q *consumequeue.Queue, res *GetResult, offset int64, m
 	}
 	res.NextBeginOffset = offset + int64(i)
 	res.SuggestPullingFromSlave = maxPhy-lastPhy > s.memoryForMessages()
+	res.FallBehind, res.FallRecorded = maxPhy-lastPhy, s.cfg.DiskFallRecorded
 }
 
 type unitOutcome int

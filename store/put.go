@@ -97,6 +97,10 @@ func Rewritten(r *message.Record, topic string, queueID int32, props message.Pro
 type PutResult struct {
 	Status PutStatus
 	commitlog.Result
+	// Topic is the topic the message went to: SCHEDULE_TOPIC_XXXX for a
+	// delayed one (Java's put changes the message's topic, and the send
+	// processor counts the put under it). Empty for batches.
+	Topic string
 	// Err says what went wrong when Status is not PutOK.
 	Err error
 
@@ -199,7 +203,9 @@ func (s *Store) putMessage(m *Message) (PutResult, bool) {
 	if st, err := s.prepareMultiDispatch(m, p); st != PutOK {
 		return PutResult{Status: st, Err: err}, false
 	}
-	return s.append(p, m.WaitStoreMsgOK, begun)
+	r, deferred := s.append(p, m.WaitStoreMsgOK, begun)
+	r.Topic = m.Topic
+	return r, deferred
 }
 
 // checkMessage is Java checkMessage plus the size checks of

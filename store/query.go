@@ -237,23 +237,37 @@ func (s *Store) inDiskAt(topic string, queueID int32, offset int64) (inDisk, ok 
 
 // CleanUnusedTopics destroys the consume queues of every topic keep
 // rejects, except the schedule, transaction-op and LMQ topics, and forgets
-// their queue counters (Java cleanUnusedTopic). It returns how many topics
+// their queue counters (Java cleanUnusedTopic). It returns the topics that
 // went.
-func (s *Store) CleanUnusedTopics(keep func(topic string) bool) (int, error) {
-	n := 0
+func (s *Store) CleanUnusedTopics(keep func(topic string) bool) ([]string, error) {
+	var gone []string
 	var errs []error
 	for _, topic := range s.cqs.Topics() {
 		if keep(topic) || topic == ScheduleTopic || topic == TransOpHalfTopic || strings.HasPrefix(topic, LmqPrefix) {
 			continue
 		}
-		keys, err := s.cqs.DeleteTopic(topic)
-		for _, k := range keys {
-			s.cl.RemoveQueue(k)
-		}
-		errs = append(errs, err)
-		n++
+		errs = append(errs, s.dropTopic(topic))
+		gone = append(gone, topic)
 	}
-	return n, errors.Join(errs...)
+	return gone, errors.Join(errs...)
+}
+
+// CleanUnusedLmqTopic destroys the consume queue of one light message
+// queue and forgets its counter (Java cleanUnusedLmqTopic); false when it
+// has none.
+func (s *Store) CleanUnusedLmqTopic(topic string) (bool, error) {
+	if !slices.Contains(s.cqs.Topics(), topic) {
+		return false, nil
+	}
+	return true, s.dropTopic(topic)
+}
+
+func (s *Store) dropTopic(topic string) error {
+	keys, err := s.cqs.DeleteTopic(topic)
+	for _, k := range keys {
+		s.cl.RemoveQueue(k)
+	}
+	return err
 }
 
 // CleanExpiredConsumeQueues destroys the consume queues whose last record

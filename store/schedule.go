@@ -175,6 +175,9 @@ func (sc *scheduler) deliverOne(u consumequeue.Unit) bool {
 		sc.s.log.WithError(r.Err).WithField("topic", m.Topic).Error("schedule: put of a due message failed")
 		return false
 	}
+	if f := sc.s.opt.OnScheduleDelivered; f != nil && sc.s.cfg.EnableScheduleMessageStats {
+		f(m.Topic, r.WroteBytes)
+	}
 	return true
 }
 

@@ -50,6 +50,11 @@ type Options struct {
 	// It is called on the dispatch goroutine and must not keep properties,
 	// which alias the commit log.
 	FilterBitMap func(topic string, properties []byte) []byte
+	// OnScheduleDelivered, when set, is called (with
+	// enableScheduleMessageStats) after a delayed message due at last was
+	// put back to topic, wroteBytes long: Java's ScheduleMessageService
+	// counts it in the broker's statistics there.
+	OnScheduleDelivered func(topic string, wroteBytes int)
 	// DiskUsage, when set, replaces the file system's used-space ratio of
 	// a path (tests of the disk-full paths).
 	DiskUsage func(path string) float64

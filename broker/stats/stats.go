@@ -154,6 +154,8 @@ type Manager struct {
 	// does not build the "topic@group" key each time.
 	pairsMu sync.RWMutex
 	pairs   map[pairKey]groupItems
+
+	falls fallSizes // GROUP_GET_FALL_SIZE
 }
 
 type pairKey struct{ topic, group string }
@@ -214,6 +216,26 @@ func (m *Manager) GroupGet(group, topic string, msgs int, size int) {
 	if m == nil {
 		return
 	}
+	m.groupGet(group, topic, msgs, size)
+	m.add(BrokerGetNums, m.cluster, int64(msgs), 1)
+}
+
+// ScheduleDelivered counts a delayed message that was due, put back to
+// topic with size bytes: ScheduleMessageService's statistics (with
+// enableScheduleMessageStats), a get of SCHEDULE_CONSUMER from
+// SCHEDULE_TOPIC_XXXX and a put to topic. Java 4.9.8 calls
+// incGroupGetNums twice there, counting each delivery twice in
+// GROUP_GET_NUMS; it is counted once here.
+func (m *Manager) ScheduleDelivered(scheduleTopic, scheduleGroup, topic string, size int) {
+	if m == nil {
+		return
+	}
+	m.groupGet(scheduleGroup, scheduleTopic, 1, size)
+	m.TopicPut(topic, 1, int64(size))
+}
+
+// groupGet is incGroupGetNums and incGroupGetSize.
+func (m *Manager) groupGet(group, topic string, msgs int, size int) {
 	group, topic = m.fold(group), m.fold(topic)
 	k := pairKey{topic, group}
 	m.pairsMu.RLock()
@@ -228,7 +250,6 @@ func (m *Manager) GroupGet(group, topic string, msgs int, size int) {
 	}
 	g.nums.Add(int64(msgs), 1)
 	g.size.Add(int64(size), 1)
-	m.add(BrokerGetNums, m.cluster, int64(msgs), 1)
 }
 
 // SendBack counts a consumer's send-back (incSendBackNums).

@@ -102,3 +102,54 @@ func TestNilManager(t *testing.T) {
 	_, ok = m.Item("NO_SUCH_STATS", "T")
 	require.False(t, ok)
 }
+
+// onTopicDeleted and onGroupDeleted (autoDeleteUnusedStats) drop the
+// items keyed by the topic ("topic", "topic@…") or the group ("…@group"),
+// and their fall-behind values; others stay. Delivered delayed messages
+// count as a SCHEDULE_CONSUMER get and a put to their topic.
+func TestDeletedAndScheduleStats(t *testing.T) {
+	m := New("C", nil)
+	m.TopicPut("T", 2, 20)
+	m.TopicPut("T2", 1, 10)
+	m.GroupGet("G", "T", 1, 10)
+	m.GroupGet("G", "T2", 1, 10)
+	m.GroupGet("H", "T", 1, 10)
+	m.SendBack("G", "T")
+	m.RecordFallBehind("G", "T", 0, 100)
+	m.RecordFallBehind("G", "T", 0, 50) // a moment value: the last one counts
+	m.RecordFallBehind("H", "T2", 3, 7)
+	falls := func() map[FallKey]int64 {
+		out := map[FallKey]int64{}
+		m.FallBehind(func(k FallKey, v int64) { out[k] = v })
+		return out
+	}
+	require.Equal(t, map[FallKey]int64{{0, "T", "G"}: 50, {3, "T2", "H"}: 7}, falls())
+	has := func(name, key string) bool { it, _ := m.Item(name, key); return it != nil }
+
+	m.OnTopicDeleted("T")
+	require.False(t, has(TopicPutNums, "T"))
+	require.False(t, has(TopicPutSize, "T"))
+	require.True(t, has(TopicPutNums, "T2"))
+	require.False(t, has(GroupGetNums, "T@G"))
+	require.False(t, has(GroupGetNums, "T@H"))
+	require.False(t, has(SndbckPutNums, "T@G"))
+	require.True(t, has(GroupGetNums, "T2@G"))
+	require.True(t, has(BrokerPutNums, "C"))
+	require.Equal(t, map[FallKey]int64{{3, "T2", "H"}: 7}, falls())
+	m.GroupGet("G", "T", 1, 10) // counted again after the deletion
+	require.True(t, has(GroupGetNums, "T@G"))
+
+	m.OnGroupDeleted("G")
+	require.False(t, has(GroupGetNums, "T2@G"))
+	require.False(t, has(GroupGetSize, "T@G"))
+	m.OnGroupDeleted("H")
+	require.Empty(t, falls())
+
+	m.ScheduleDelivered("SCHEDULE_TOPIC_XXXX", "SCHEDULE_CONSUMER", "T", 99)
+	get, _ := m.Item(GroupGetNums, "SCHEDULE_TOPIC_XXXX@SCHEDULE_CONSUMER")
+	require.EqualValues(t, 1, get.Value())
+	put, _ := m.Item(TopicPutSize, "T")
+	require.EqualValues(t, 99, put.Value())
+	brokerGets, _ := m.Item(BrokerGetNums, "C")
+	require.EqualValues(t, 4, brokerGets.Value(), "the four pulls, not the delivery")
+}
