@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/netip"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -48,8 +49,11 @@ type Options struct {
 // Broker is one running broker.
 type Broker struct {
 	cfg *brokerconfig.Startup
-	opt Options
-	log *logrus.Entry
+	// addrServer polls the address server for the name server list
+	// (fetchNamesrvAddrByAddressServer without namesrvAddr); else nil.
+	addrServer *addrServer
+	opt        Options
+	log        *logrus.Entry
 
 	store     *store.Store
 	topics    *topics.Manager
@@ -84,7 +88,8 @@ type Broker struct {
 // A configuration with aclEnable=true is refused (ErrACLUnsupported):
 // Sputnik does not check access yet, and serving every client without the
 // checks the operator asked for would be worse than not starting. So is
-// enableDLegerCommitLog=true (ErrDLedgerUnsupported).
+// enableDLegerCommitLog=true (ErrDLedgerUnsupported), and a
+// messageStorePlugIn (ErrStorePluginUnsupported).
 func New(cfg *brokerconfig.Startup, opt Options) (*Broker, error) {
 	if opt.Log == nil {
 		l := logrus.New()
@@ -96,6 +101,9 @@ func New(cfg *brokerconfig.Startup, opt Options) (*Broker, error) {
 	}
 	if cfg.Store.EnableDLegerCommitLog {
 		return nil, ErrDLedgerUnsupported
+	}
+	if p := strings.TrimSpace(cfg.Broker.MessageStorePlugIn); p != "" {
+		return nil, fmt.Errorf("%w: messageStorePlugIn=%s", ErrStorePluginUnsupported, p)
 	}
 	b := &Broker{cfg: cfg, opt: opt, log: opt.Log, stop: make(chan struct{})}
 	if err := b.openManagers(); err != nil {
@@ -120,6 +128,12 @@ var ErrACLUnsupported = errors.New("aclEnable=true: this Sputnik build does not 
 // does not implement.
 var ErrDLedgerUnsupported = errors.New("enableDLegerCommitLog=true: this Sputnik build does not implement the DLedger commit log; " +
 	"refusing to start rather than ignore the DLedger store. Use master/slave replication (brokerRole) or keep a Java broker")
+
+// ErrStorePluginUnsupported: the configuration wraps the message store in
+// Java plugin classes (MessageStoreFactory), which a Go broker cannot load;
+// Java cannot start either without them on its class path.
+var ErrStorePluginUnsupported = errors.New("this Sputnik build cannot load Java message store plugins; " +
+	"refusing to start rather than run without them. Remove messageStorePlugIn, or keep a Java broker")
 
 func (b *Broker) openManagers() error {
 	bc, root := &b.cfg.Broker, b.cfg.Store.StorePathRootDir
@@ -258,6 +272,9 @@ func (b *Broker) Start() error {
 		})
 	})
 	b.goService(func() { runEvery(ctx, protectPeriod, protectPeriod, b.protectBroker) })
+	if b.addrServer != nil {
+		b.goService(func() { runEvery(ctx, addrServerDelay, addrServerPeriod, func() { b.addrServer.refresh(ctx) }) })
+	}
 	b.goService(func() { b.hold.Run(b.stop, b.checkInterval()) })
 	b.goService(func() { b.stats.Run(b.stop) })
 	b.goService(func() { b.daily.run(b.stop, b.store) })
@@ -336,16 +353,18 @@ func (b *Broker) startServer() error {
 	b.locks = clients.NewRebalanceLockManager(time.Now, b.log.WithField("component", "locks"), 0)
 	b.server = remoting.NewServer(remoting.ServerConfig{
 		ListenAddr: addr, Log: b.log.WithField("component", "remoting"), DefaultSerialize: b.opt.Serialize,
-		IdleTimeout: time.Duration(b.cfg.NettyServer.ServerChannelMaxIdleTimeSeconds) * time.Second,
-		Hooks:       remoting.ConnHooks{OnClose: b.connClosed},
+		IdleTimeout:  time.Duration(b.cfg.NettyServer.ServerChannelMaxIdleTimeSeconds) * time.Second,
+		Hooks:        remoting.ConnHooks{OnClose: b.connClosed},
+		SocketSndBuf: int(b.cfg.NettyServer.ServerSocketSndBufSize), SocketRcvBuf: int(b.cfg.NettyServer.ServerSocketRcvBufSize),
 	})
 	if err := b.server.Listen(); err != nil {
 		return fmt.Errorf("broker: listen %s: %w", addr, err)
 	}
 	b.vip = remoting.NewServer(remoting.ServerConfig{
 		ListenAddr: vipAddr(addr, b.listenPort()), Log: b.log.WithField("component", "remoting-vip"), DefaultSerialize: b.opt.Serialize,
-		IdleTimeout: time.Duration(b.cfg.NettyServer.ServerChannelMaxIdleTimeSeconds) * time.Second,
-		Hooks:       remoting.ConnHooks{OnClose: b.connClosed},
+		IdleTimeout:  time.Duration(b.cfg.NettyServer.ServerChannelMaxIdleTimeSeconds) * time.Second,
+		Hooks:        remoting.ConnHooks{OnClose: b.connClosed},
+		SocketSndBuf: int(b.cfg.NettyServer.ServerSocketSndBufSize), SocketRcvBuf: int(b.cfg.NettyServer.ServerSocketRcvBufSize),
 	})
 	if err := b.vip.Listen(); err != nil {
 		return fmt.Errorf("broker: listen on the VIP port: %w", err)
@@ -575,7 +594,10 @@ func wrapClientHandler(f func(clients.Channel, *wire.Command) (*wire.Command, er
 
 func (b *Broker) startRegistrar() {
 	bc := &b.cfg.Broker
-	b.client = remoting.NewClient(remoting.ClientConfig{ConnectTimeout: 3 * time.Second})
+	b.client = remoting.NewClient(remoting.ClientConfig{ConnectTimeout: time.Duration(max(b.cfg.NettyClient.ConnectTimeoutMillis, 1)) * time.Millisecond})
+	if bc.NamesrvAddr == nil && bc.FetchNamesrvAddrByAddressServer {
+		b.addrServer = newAddrServer(b.cfg.WSAddr(), b.log.WithField("component", "addressserver"))
+	}
 	b.slaveSync = b.newSlaveSync()
 	haAddr := net.JoinHostPort(bc.BrokerIP2, strconv.Itoa(b.haPort()))
 	b.reg = &registrar{
@@ -583,7 +605,7 @@ func (b *Broker) startRegistrar() {
 		timeout: time.Duration(max(bc.RegisterBrokerTimeoutMills, 1)) * time.Millisecond,
 		namesrv: func() []string {
 			if bc.NamesrvAddr == nil {
-				return nil
+				return b.addrServer.namesrv()
 			}
 			return splitNamesrv(*bc.NamesrvAddr)
 		},

@@ -88,6 +88,8 @@ func New(opts Options) (*Server, error) {
 		Log:              opts.Log,
 		Hooks:            housekeeping(s.routes),
 		AsyncLimit:       int(opts.Netty.ServerAsyncSemaphoreValue),
+		SocketSndBuf:     int(opts.Netty.ServerSocketSndBufSize),
+		SocketRcvBuf:     int(opts.Netty.ServerSocketRcvBufSize),
 	})
 	t := handlerTable{}
 	s.handlers(t)

@@ -41,12 +41,18 @@ type ServerConfig struct {
 	// AsyncLimit bounds outstanding Conn.InvokeAsync calls
 	// (serverAsyncSemaphoreValue, 64).
 	AsyncLimit int
+	// SocketSndBuf and SocketRcvBuf, when positive, set SO_SNDBUF and
+	// SO_RCVBUF of accepted connections (serverSocketSndBufSize,
+	// serverSocketRcvBufSize; 0 leaves the system's).
+	SocketSndBuf, SocketRcvBuf int
 }
 
 // Server accepts remoting connections and dispatches their requests.
 type Server struct {
 	ep         *endpoint
 	listenAddr string
+	sndBuf     int // ServerConfig.SocketSndBuf
+	rcvBuf     int // ServerConfig.SocketRcvBuf
 
 	mu       sync.Mutex
 	ln       net.Listener       // Lock should be held
@@ -72,6 +78,7 @@ func NewServer(cfg ServerConfig) *Server {
 	}, limit)
 	s := &Server{ep: ep, conns: make(map[*Conn]struct{})}
 	s.listenAddr = cfg.ListenAddr
+	s.sndBuf, s.rcvBuf = cfg.SocketSndBuf, cfg.SocketRcvBuf
 	ep.onClosed = s.removeConn
 	return s
 }
@@ -197,6 +204,25 @@ func (s *Server) acceptLoop(ln net.Listener) error {
 	}
 }
 
+// sizeBuffers applies SocketSndBuf and SocketRcvBuf to an accepted
+// connection; a failure is logged, the connection kept (as Netty).
+func (s *Server) sizeBuffers(nc net.Conn) {
+	tc, ok := nc.(*net.TCPConn)
+	if !ok {
+		return
+	}
+	if n := s.sndBuf; n > 0 {
+		if err := tc.SetWriteBuffer(n); err != nil {
+			s.ep.log.WithError(err).Warn("remoting: set SO_SNDBUF")
+		}
+	}
+	if n := s.rcvBuf; n > 0 {
+		if err := tc.SetReadBuffer(n); err != nil {
+			s.ep.log.WithError(err).Warn("remoting: set SO_RCVBUF")
+		}
+	}
+}
+
 func (s *Server) isClosing() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -204,6 +230,7 @@ func (s *Server) isClosing() bool {
 }
 
 func (s *Server) addConn(nc net.Conn) {
+	s.sizeBuffers(nc)
 	c := newConn(s.ep, nc, "")
 	s.mu.Lock()
 	if s.closing {

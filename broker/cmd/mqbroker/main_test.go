@@ -47,13 +47,15 @@ func TestHelpAndPrint(t *testing.T) {
 	require.Contains(t, stdout.String(), "mappedFileSizeCommitLog=1073741824")
 }
 
-// aclEnable=true and enableDLegerCommitLog=true are refused with a
-// message saying why, before anything is opened: Sputnik implements
-// neither and must not serve unchecked or ignore a DLedger store.
+// aclEnable=true, enableDLegerCommitLog=true and a messageStorePlugIn are
+// refused with a message saying why, before anything is opened: Sputnik
+// implements none and must not serve unchecked or ignore a DLedger store
+// or a plugin.
 func TestUnsupportedFeaturesRefused(t *testing.T) {
 	for _, tc := range []struct{ line, msg string }{
 		{"aclEnable=true", "aclEnable=true: this Sputnik build does not implement ACL"},
 		{"enableDLegerCommitLog=true", "enableDLegerCommitLog=true: this Sputnik build does not implement the DLedger commit log"},
+		{"messageStorePlugIn=com.example.AuditStore", "cannot load Java message store plugins; refusing to start rather than run without them. Remove messageStorePlugIn, or keep a Java broker: messageStorePlugIn=com.example.AuditStore"},
 	} {
 		t.Run(tc.line, func(t *testing.T) {
 			home := t.TempDir()
