@@ -229,21 +229,30 @@ func batchOf(t *testing.T, op storeoracle.Op) *store.Batch {
 // opens the directory and its dump equals its dump of the same scenario
 // written by Java — every record byte-identical but for store timestamps.
 func TestSputnikWritesJavaReads(t *testing.T) {
-	settings := storeoracle.SmallSettings()
+	_, fromSputnik := writtenLikeJava(t, storeoracle.SmallSettings(), storeoracle.Scenario(250))
+	require.Empty(t, storeoracle.CheckConsistent(fromSputnik, 65536))
+}
+
+// writtenLikeJava applies ops to a Sputnik store and what they stored to
+// Java's DefaultMessageStore, with the same settings, and requires the two
+// stores to hold the same bytes (store timestamps, checkpoint, open state
+// and file lists aside); it returns both dumps.
+func writtenLikeJava(t *testing.T, settings map[string]string, ops []storeoracle.Op) (fromJava, fromSputnik *storeoracle.Dump) {
+	t.Helper()
 	sdir := t.TempDir()
 	s := openSputnik(t, configFor(t, sdir, settings))
-	applied := sputnikOps(t, s, storeoracle.Scenario(250))
+	applied := sputnikOps(t, s, ops)
 	require.NoError(t, s.Close())
-	fromSputnik := storeoracle.DumpStore(t, sdir, settings)
-	require.Empty(t, storeoracle.CheckConsistent(fromSputnik, 65536))
+	fromSputnik = storeoracle.DumpStore(t, sdir, settings)
 
 	jdir := t.TempDir()
 	storeoracle.Write(t, jdir, settings, applied, false)
-	fromJava := storeoracle.DumpStore(t, jdir, settings)
+	fromJava = storeoracle.DumpStore(t, jdir, settings)
 	diff := storeoracle.Diff(fromJava, fromSputnik, storeoracle.DiffOptions{
 		IgnoreStoreTimestamps: true, IgnoreCheckpoint: true, IgnoreOpenState: true, IgnoreFiles: true,
 	})
 	require.Empty(t, diff, strings.Join(diff, "\n"))
+	return fromJava, fromSputnik
 }
 
 // (d) A Java store killed mid-write (SYNC_FLUSH) recovers in Sputnik with
@@ -333,19 +342,7 @@ func TestMultiDispatchInterop(t *testing.T) {
 		ops = append(ops, storeoracle.Op{Op: "put", Topic: "Parent", QueueID: int32(i % 2), Body: []byte(fmt.Sprint("m", i)),
 			Properties: props, BornHost: "10.0.0.1:5000", BornTimestamp: int64(1_700_000_000_000 + i)})
 	}
-	sdir := t.TempDir()
-	s := openSputnik(t, configFor(t, sdir, settings))
-	applied := sputnikOps(t, s, ops)
-	require.NoError(t, s.Close())
-	fromSputnik := storeoracle.DumpStore(t, sdir, settings)
-
-	jdir := t.TempDir()
-	storeoracle.Write(t, jdir, settings, applied, false)
-	fromJava := storeoracle.DumpStore(t, jdir, settings)
-	diff := storeoracle.Diff(fromJava, fromSputnik, storeoracle.DiffOptions{
-		IgnoreStoreTimestamps: true, IgnoreCheckpoint: true, IgnoreOpenState: true, IgnoreFiles: true,
-	})
-	require.Empty(t, diff, strings.Join(diff, "\n"))
+	fromJava, _ := writtenLikeJava(t, settings, ops)
 	var lmq int
 	for _, q := range fromJava.Queues {
 		if strings.HasPrefix(q.Topic, "%LMQ%") {
