@@ -85,3 +85,22 @@ func TestAddressServerUnusedWithNamesrvAddr(t *testing.T) {
 	require.Nil(t, b.addrServer)
 	require.Equal(t, []string{"127.0.0.1:1"}, b.reg.namesrv())
 }
+
+// forceRegister=false: the periodic registration first asks each name
+// server (QUERY_DATA_VERSION) whether it has the topic table's version
+// (BrokerController.needRegister).
+func TestNeedRegister(t *testing.T) {
+	ns := namesrvtest.StartTestNamesrv(t)
+	b, _ := startBroker(t, "namesrvAddr="+ns.Addr().String(), "forceRegister=false")
+	ctx := context.Background()
+	require.False(t, b.reg.force())
+	require.False(t, b.reg.needRegister(ctx), "Start registered: the name server has this version")
+	b.topics.NextDataVersion()
+	require.True(t, b.reg.needRegister(ctx), "the topic table moved on")
+	b.registerAll()
+	require.False(t, b.reg.needRegister(ctx))
+
+	fresh := namesrvtest.StartTestNamesrv(t)
+	b2, _ := startBroker(t, "namesrvAddr="+fresh.Addr().String()+";127.0.0.1:1", "forceRegister=false")
+	require.True(t, b2.reg.needRegister(ctx), "an unreachable name server needs a registration")
+}

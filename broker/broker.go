@@ -610,6 +610,7 @@ func (b *Broker) startRegistrar() {
 			return splitNamesrv(*bc.NamesrvAddr)
 		},
 		permission: b.perm.Load,
+		force:      func() bool { return bc.ForceRegister },
 		onResult:   b.onRegistered,
 		header: protocol.RegisterBrokerRequestHeader{
 			BrokerName: bc.BrokerName, BrokerAddr: b.Addr(), ClusterName: bc.BrokerClusterName,

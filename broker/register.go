@@ -42,6 +42,9 @@ type registrar struct {
 	// onResult applies a name server's answer (order topic config, master
 	// and HA addresses).
 	onResult func(resp *wire.Command)
+	// force is forceRegister: false makes the periodic registration ask
+	// the name servers first whether they have the topic table's version.
+	force func() bool
 }
 
 // splitNamesrv splits namesrvAddr as Java does (";"-separated, blanks
@@ -172,13 +175,70 @@ func (r *registrar) run(stop <-chan struct{}, period time.Duration) {
 	t := time.NewTicker(period)
 	defer t.Stop()
 	for {
-		r.registerAll(context.Background())
+		if r.force == nil || r.force() || r.needRegister(context.Background()) {
+			r.registerAll(context.Background())
+		}
 		select {
 		case <-stop:
 			return
 		case <-t.C:
 		}
 	}
+}
+
+// needRegister is BrokerController.needRegister: QUERY_DATA_VERSION with
+// the topic table's version to every name server in parallel; a
+// registration is needed when one answers that its version differs (or
+// cannot be asked). A name server that answers with another code needs
+// none.
+func (r *registrar) needRegister(ctx context.Context) bool {
+	version := r.topics.DataVersion()
+	var mu sync.Mutex
+	need := false
+	var wg sync.WaitGroup
+	for _, addr := range r.namesrv() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if r.versionChanged(ctx, addr, version) {
+				mu.Lock()
+				need = true
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return need
+}
+
+// versionChanged asks one name server (BrokerOuterAPI.needRegister).
+func (r *registrar) versionChanged(ctx context.Context, addr string, version config.DataVersion) bool {
+	req := wire.NewRequest(int32(protocol.ReqQueryDataVersion))
+	(&protocol.QueryDataVersionRequestHeader{BrokerName: r.header.BrokerName, BrokerAddr: r.header.BrokerAddr,
+		ClusterName: r.header.ClusterName, BrokerId: r.header.BrokerId}).EncodeTo(req)
+	w := fastjson.NewWriter(fastjson.Compact)
+	version.WriteJSON(w)
+	req.Body = w.Bytes()
+	ctx, cancel := context.WithTimeout(ctx, r.timeout)
+	defer cancel()
+	resp, err := r.client.InvokeSync(ctx, addr, req)
+	if err != nil {
+		r.log.WithError(err).WithField("namesrv", addr).Error("query data version from name server failed")
+		return true
+	}
+	defer resp.Release()
+	if resp.Code != int32(protocol.RespSuccess) {
+		return false
+	}
+	var rh protocol.QueryDataVersionResponseHeader
+	changed := rh.DecodeFrom(resp) != nil || rh.Changed // Java: a null changed counts as changed
+	if len(resp.Body) > 0 {
+		if theirs, err := config.DecodeDataVersion(resp.Body, config.DataVersion{}); err != nil || theirs != version {
+			changed = true
+		}
+	}
+	r.log.WithFields(logrus.Fields{"namesrv": addr, "changed": changed}).Info("query data version from name server OK")
+	return changed
 }
 
 // orderTopicsOf reads a registration answer's body, the name server's

@@ -55,6 +55,22 @@ func decodeDataVersion(d *fastjson.Decoder, v fastjson.Value, def DataVersion) D
 
 var dataVersionFields = fields("counter", "timestamp")
 
+// DecodeDataVersion is DataVersion.decode of a DataVersion's JSON (a name
+// server's answer to QUERY_DATA_VERSION); def is what a missing field
+// keeps.
+func DecodeDataVersion(data []byte, def DataVersion) (DataVersion, error) {
+	v, err := fastjson.Parse(data)
+	if err != nil {
+		return def, fmt.Errorf("config: data version: %w", err)
+	}
+	var d fastjson.Decoder
+	out := decodeDataVersion(&d, v, def)
+	if err := d.Err(); err != nil {
+		return def, fmt.Errorf("config: data version: %w", err)
+	}
+	return out, nil
+}
+
 // fieldSet maps a bean's property names for fastjson's field lookup.
 type fieldSet struct {
 	exact  map[string]string

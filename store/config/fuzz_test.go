@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/sputnikmq/sputnik/compat/fastjson"
 )
 
 // addSeeds adds every golden (Java-written and Java-reencoded) of kind and
@@ -60,4 +62,36 @@ func FuzzDecodeDelayOffsets(f *testing.F) { fuzzDecoder(f, delayOffsetFile, Deco
 
 func FuzzDecodeConsumerFilters(f *testing.F) {
 	fuzzDecoder(f, consumerFilterFile, DecodeConsumerFilters)
+}
+
+func FuzzDecodeLmqConsumerOffsets(f *testing.F) {
+	f.Add([]byte(`{"lmqOffsetTable":{"T@%LMQ%g1":11,"%LMQ%t1@%LMQ%g2":7},"offsetTable":{"T@G":{1:9}}}`))
+	f.Add([]byte(`{"lmqOffsetTable":null}`))
+	fuzzDecoder(f, lmqConsumerOffsetFile, func(data []byte) (*ConsumerOffsets, error) {
+		c, err := DecodeLmqConsumerOffsets(data)
+		if err == nil && !c.IsLmq() {
+			panic("an LMQ table lost its LMQ part")
+		}
+		return c, err
+	})
+}
+
+// DecodeDataVersion never panics, and what it accepts writes back to the
+// same version.
+func FuzzDecodeDataVersion(f *testing.F) {
+	f.Add([]byte(`{"counter":3,"timestamp":1700000000000}`))
+	f.Add([]byte(`{"counter":null}`))
+	f.Add([]byte(`{"timestamp":"12","stateVersion":1}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := DecodeDataVersion(data, DataVersion{Timestamp: 5})
+		if err != nil {
+			return
+		}
+		w := fastjson.NewWriter(fastjson.Compact)
+		v.WriteJSON(w)
+		again, err := DecodeDataVersion(w.Bytes(), DataVersion{})
+		if err != nil || again != v {
+			t.Fatalf("%+v wrote %s, read back %+v (%v)", v, w.Bytes(), again, err)
+		}
+	})
 }
