@@ -475,6 +475,7 @@ func (b *Broker) registerAdminHandlers(groupsF *groups.Manager) {
 		log: b.log.WithField("component", "transaction")}).register)
 	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&halfAdmin{store: b.store,
 		log: b.log.WithField("component", "transaction")}).register)
+	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, aclAdmin{}.register)
 	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&maintAdmin{store: b.store, topics: b.topics,
 		log: b.log.WithField("component", "admin"), topicsDeleted: b.statsTopicsDeleted}).register)
 	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&consumerAdmin{store: b.store, topics: b.topics, offsets: b.offsets,
