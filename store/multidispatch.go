@@ -35,6 +35,19 @@ import (
 // put (LMQ_CONSUME_QUEUE_NUM_EXCEEDED).
 var ErrLmqExceeded = errors.New("store: lmq consumeQueue num exceed maxLmqConsumeQueueNum")
 
+// ErrBadQueueName: INNER_MULTI_DISPATCH names a queue that cannot be a
+// consume-queue directory (empty, over 127 bytes, ".", "..", or holding a
+// path separator or NUL). Java would create such directories wherever the
+// name leads, outside the store too; Sputnik refuses the message
+// (MESSAGE_ILLEGAL) and skips such names in records it dispatches.
+var ErrBadQueueName = errors.New("store: INNER_MULTI_DISPATCH names an invalid queue")
+
+// validQueueName reports whether name can be a consume-queue directory.
+func validQueueName(name string) bool {
+	return name != "" && name != "." && name != ".." && len(name) <= message.MaxTopicLen &&
+		!strings.ContainsAny(name, "/\\\x00")
+}
+
 // multiQueueNames is a multi-dispatch message's INNER_MULTI_DISPATCH split
 // as Java's String.split(",") does (trailing empty names dropped), or nil
 // when multi-dispatch is off or the property is absent or blank.
@@ -80,6 +93,11 @@ func (s *Store) prepareMultiDispatch(m *Message, p *commitlog.Put) (PutStatus, e
 	names := s.multiQueueNames(m.Properties)
 	if len(names) == 0 {
 		return PutOK, nil
+	}
+	for _, n := range names {
+		if !validQueueName(n) {
+			return MessageIllegal, fmt.Errorf("%w: %q", ErrBadQueueName, n)
+		}
 	}
 	if s.lmqExceeded() {
 		return LmqConsumeQueueNumExceeded, fmt.Errorf("%w (%d)", ErrLmqExceeded, s.cfg.MaxLmqConsumeQueueNum)
@@ -142,7 +160,7 @@ func (s *Store) dispatchMulti(rec *message.Record, tagsCode int64) ([]Arrival, e
 	var arrivals []Arrival
 	for i, name := range names {
 		off, err := strconv.ParseInt(offsets[i], 10, 64)
-		if err != nil || name == "" {
+		if err != nil || !validQueueName(name) {
 			s.log.WithField("queue", name).Errorf("multi-dispatch of the record at %d: bad queue or offset %q", rec.PhysicalOffset, offsets[i])
 			continue
 		}

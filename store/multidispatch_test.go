@@ -1,6 +1,9 @@
 package store
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -122,4 +125,29 @@ func TestMultiDispatchOffAndLmqLimit(t *testing.T) {
 	require.ErrorIs(t, r.Err, ErrLmqExceeded)
 	r = s.PutMessage(&Message{Topic: "Parent", Body: []byte("y"), BornHost: testBorn, StoreHost: testStore})
 	require.Equal(t, PutOK, r.Status, "an ordinary message is stored")
+}
+
+// Better than Java: a queue name that cannot be a consume-queue directory
+// (Java would create it wherever the path leads) makes the put
+// MESSAGE_ILLEGAL, and nothing is written outside the store.
+func TestMultiDispatchBadQueueNames(t *testing.T) {
+	root := t.TempDir()
+	cfg := testConfig(filepath.Join(root, "store"))
+	cfg.EnableMultiDispatch, cfg.EnableLmq = true, true
+	s := openStore(t, cfg)
+	defer s.Close()
+	for _, queues := range []string{"../../escaped", "%LMQ%a,..", "a,,b", "%LMQ%a/b", `a\b`, "a\x00", strings.Repeat("q", 128)} {
+		r := s.PutMessage(&Message{Topic: "Parent", Body: []byte("x"), Properties: props(message.PropInnerMultiDispatch, queues),
+			BornHost: testBorn, StoreHost: testStore})
+		require.Equal(t, MessageIllegal, r.Status, "%q", queues)
+		require.ErrorIs(t, r.Err, ErrBadQueueName)
+	}
+	r := s.PutMessage(&Message{Topic: "Parent", Body: []byte("x"), Properties: props(message.PropInnerMultiDispatch, "%LMQ%ok,"+strings.Repeat("q", 127)),
+		BornHost: testBorn, StoreHost: testStore})
+	require.Equal(t, PutOK, r.Status, "%v", r.Err)
+	eventually(t, "dispatch", func() bool { return s.DispatchBehind() == 0 })
+	entries, err := os.ReadDir(root)
+	require.NoError(t, err)
+	require.Len(t, entries, 1, "only the store directory")
+	require.EqualValues(t, 1, s.MaxOffsetInQueue("%LMQ%ok", 0))
 }
