@@ -13,17 +13,17 @@ import (
 	"regexp"
 
 	"github.com/sputnikmq/sputnik/conformance/rawclient"
+	"github.com/sputnikmq/sputnik/remoting/protocol"
 )
 
-// The request and response codes of ACL administration (RequestCode,
-// ResponseCode).
+// The request and response codes of ACL administration.
 const (
-	codeUpdateAndCreateACLConfig    = 50
-	codeDeleteACLConfig             = 51
-	codeUpdateGlobalWhiteAddrs      = 53
-	respUpdateAndCreateACLFailed    = 209
-	respDeleteACLFailed             = 210
-	respUpdateGlobalWhiteAddrFailed = 211
+	codeUpdateAndCreateACLConfig    = int32(protocol.ReqUpdateAndCreateAclConfig)
+	codeDeleteACLConfig             = int32(protocol.ReqDeleteAclConfig)
+	codeUpdateGlobalWhiteAddrs      = int32(protocol.ReqUpdateGlobalWhiteAddrsConfig)
+	respUpdateAndCreateACLFailed    = int32(protocol.RespUpdateAndCreateAclConfigFailed)
+	respDeleteACLFailed             = int32(protocol.RespDeleteAclConfigFailed)
+	respUpdateGlobalWhiteAddrFailed = int32(protocol.RespUpdateGlobalWhiteAddrsConfigFailed)
 )
 
 func init() {

@@ -37,6 +37,7 @@ type msgSpec struct {
 	Keys        string            `json:"keys,omitempty"`
 	Props       map[string]string `json:"props,omitempty"`
 	ShardingKey string            `json:"shardingKey,omitempty"`
+	DelayLevel  int               `json:"delayLevel,omitempty"` // Message.setDelayTimeLevel
 }
 
 // sentMsg is what a send reported.

@@ -98,6 +98,9 @@ final class BrokerMessaging {
                 m.putUserProperty(k, props.getString(k));
             }
         }
+        if (spec.containsKey("delayLevel")) {
+            m.setDelayTimeLevel(spec.getIntValue("delayLevel"));
+        }
         return m;
     }
 
