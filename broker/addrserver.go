@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/sirupsen/logrus"
+
+	"github.com/sputnikmq/sputnik/remoting/wire"
 )
 
 // The address server poll of BrokerController.initialize: with no
@@ -23,7 +25,6 @@ const (
 	// addrServerMaxBody bounds what is read of an answer (a name server
 	// list is a line).
 	addrServerMaxBody = 64 << 10
-	clientVersionDesc = "V4_9_8" // MQVersion.getVersionDesc(CURRENT_VERSION)
 )
 
 // addrServer is TopAddressing plus BrokerOuterAPI.fetchNameServerAddr: the
@@ -74,7 +75,7 @@ func (a *addrServer) fetch(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("address server %s: %w", a.url, err)
 	}
-	req.Header.Set("Client-Version", clientVersionDesc)
+	req.Header.Set("Client-Version", wire.CurrentVersionDesc)
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded;charset=UTF-8")
 	req.Header.Set("Metaq-Client-RequestTS", strconv.FormatInt(time.Now().UnixMilli(), 10))
 	resp, err := a.client.Do(req)

@@ -502,7 +502,7 @@ func (r runtimeInfo) storeStats(rs store.RuntimeStats, put func(k, v string)) {
 func (r runtimeInfo) brokerStats(rs store.RuntimeStats, put func(k, v string)) {
 	bc := r.Broker
 	i32 := func(v int32) string { return strconv.Itoa(int(v)) }
-	put("brokerVersionDesc", "V4_9_8")
+	put("brokerVersionDesc", wire.CurrentVersionDesc)
 	put("brokerVersion", strconv.Itoa(int(wire.CurrentVersion)))
 	var d dailyTotals
 	if r.Daily != nil {

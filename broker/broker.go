@@ -482,11 +482,7 @@ func (b *Broker) registerAdminHandlers(groupsF *groups.Manager) {
 		consumers: b.consumers, brokerName: bc.BrokerName, clients: connCaller{}, log: b.log.WithField("component", "admin")}).register)
 	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&groupAdmin{groups: b.groups, offsets: b.offsets, allOffsets: b.offsets.Encode,
 		slave: b.cfg.Store.BrokerRole == store.Slave, log: b.log.WithField("component", "admin"),
-		groupDeleted: func(group string) {
-			if bc.AutoDeleteUnusedStats {
-				b.stats.OnGroupDeleted(group)
-			}
-		}}).register)
+		groupDeleted: b.statsGroupDeleted}).register)
 	b.addProcessor(1, adminQueue, (&configAdmin{conf: newBrokerConfiguration(b.cfg, b.log.WithField("component", "config"), nil),
 		blackList: blackList(bc.ConfigBlackList), log: b.log.WithField("component", "config"),
 		permissionChanged: func() {
@@ -659,8 +655,16 @@ func (b *Broker) Shutdown(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// statsTopicsDeleted drops deleted topics' statistics when
+// statsGroupDeleted drops a deleted group's statistics when
 // autoDeleteUnusedStats (read at each deletion: the setting is live).
+func (b *Broker) statsGroupDeleted(group string) {
+	if b.cfg.Broker.AutoDeleteUnusedStats {
+		b.stats.OnGroupDeleted(group)
+	}
+}
+
+// statsTopicsDeleted drops deleted topics' statistics when
+// autoDeleteUnusedStats.
 func (b *Broker) statsTopicsDeleted(topics ...string) {
 	if !b.cfg.Broker.AutoDeleteUnusedStats {
 		return

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sputnikmq/sputnik/compat/javalang"
 	"github.com/sputnikmq/sputnik/store/consumequeue"
+	"github.com/sputnikmq/sputnik/store/message"
 )
 
 // The system topics the store itself treats specially (TopicValidator and
@@ -21,7 +22,7 @@ const (
 	// (RMQ_SYS_TRANS_OP_HALF_TOPIC); cleanUnusedTopic keeps it.
 	TransOpHalfTopic = "RMQ_SYS_TRANS_OP_HALF_TOPIC"
 	// LmqPrefix starts light-message-queue topics (MixAll.LMQ_PREFIX).
-	LmqPrefix = "%LMQ%"
+	LmqPrefix = message.LmqPrefix
 )
 
 // DelayLevels is the parsed messageDelayLevel setting: level L (1-based)

@@ -37,7 +37,7 @@ func (s *Store) dispatch(rec *message.Record) (dispatched, error) {
 			return d, err
 		}
 		var err error
-		if d.multi, err = s.dispatchMulti(rec, d.tagsCode); err != nil {
+		if d.multi, err = s.dispatchMulti(rec, d.tagsCode, props[propMultiQueues], props[propMultiOffsets]); err != nil {
 			return d, err
 		}
 	}
@@ -51,13 +51,16 @@ func (s *Store) dispatch(rec *message.Record) (dispatched, error) {
 
 // dispatchKeys are the properties dispatch reads, looked up in one pass;
 // the prop* constants index them.
-var dispatchKeys = [...]string{message.PropTags, message.PropDelay, message.PropUniqKey, message.PropKeys}
+var dispatchKeys = [...]string{message.PropTags, message.PropDelay, message.PropUniqKey, message.PropKeys,
+	message.PropInnerMultiDispatch, message.PropInnerMultiQueueOffset}
 
 const (
 	propTags = iota
 	propDelay
 	propUniqKey
 	propKeys
+	propMultiQueues
+	propMultiOffsets
 )
 
 func (s *Store) putUnit(rec *message.Record, tagsCode int64) error {

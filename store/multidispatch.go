@@ -129,15 +129,14 @@ func (s *Store) prepareMultiDispatch(m *Message, p *commitlog.Put) (PutStatus, e
 }
 
 // multiTargets are the further queues and offsets a dispatched record
-// carries (checkMultiDispatchQueue), or nothing when multi-dispatch is off
-// or either property is absent or blank, or their counts differ.
-func (s *Store) multiTargets(props []byte) (names, offsets []string) {
+// carries in INNER_MULTI_DISPATCH and INNER_MULTI_QUEUE_OFFSET
+// (checkMultiDispatchQueue), or nothing when multi-dispatch is off or
+// either property is absent or blank, or their counts differ.
+func (s *Store) multiTargets(queues, queueOffsets []byte) (names, offsets []string) {
 	if !s.cfg.EnableMultiDispatch {
 		return nil, nil
 	}
-	var vals [2][]byte
-	message.LookupProperties(props, multiKeys[:], vals[:])
-	q, o := string(vals[0]), string(vals[1])
+	q, o := string(queues), string(queueOffsets)
 	if strings.TrimSpace(q) == "" || strings.TrimSpace(o) == "" {
 		return nil, nil
 	}
@@ -149,14 +148,13 @@ func (s *Store) multiTargets(props []byte) (names, offsets []string) {
 	return names, offsets
 }
 
-var multiKeys = [...]string{message.PropInnerMultiDispatch, message.PropInnerMultiQueueOffset}
-
 // dispatchMulti puts rec's unit into each further queue it names
 // (ConsumeQueue.multiDispatchLmqQueue: the plain tags code, no extension
 // unit) and returns the queues with the offset after rec's in each, for
-// the arrival notices.
-func (s *Store) dispatchMulti(rec *message.Record, tagsCode int64) ([]Arrival, error) {
-	names, offsets := s.multiTargets(rec.Properties)
+// the arrival notices. queues and queueOffsets are the record's
+// INNER_MULTI_DISPATCH and INNER_MULTI_QUEUE_OFFSET values.
+func (s *Store) dispatchMulti(rec *message.Record, tagsCode int64, queues, queueOffsets []byte) ([]Arrival, error) {
+	names, offsets := s.multiTargets(queues, queueOffsets)
 	var arrivals []Arrival
 	for i, name := range names {
 		off, err := strconv.ParseInt(offsets[i], 10, 64)

@@ -246,7 +246,8 @@ func (s *Store) CleanUnusedTopics(keep func(topic string) bool) ([]string, error
 		if keep(topic) || topic == ScheduleTopic || topic == TransOpHalfTopic || strings.HasPrefix(topic, LmqPrefix) {
 			continue
 		}
-		errs = append(errs, s.dropTopic(topic))
+		_, err := s.dropTopic(topic)
+		errs = append(errs, err)
 		gone = append(gone, topic)
 	}
 	return gone, errors.Join(errs...)
@@ -256,18 +257,17 @@ func (s *Store) CleanUnusedTopics(keep func(topic string) bool) ([]string, error
 // queue and forgets its counter (Java cleanUnusedLmqTopic); false when it
 // has none.
 func (s *Store) CleanUnusedLmqTopic(topic string) (bool, error) {
-	if !slices.Contains(s.cqs.Topics(), topic) {
-		return false, nil
-	}
-	return true, s.dropTopic(topic)
+	return s.dropTopic(topic)
 }
 
-func (s *Store) dropTopic(topic string) error {
+// dropTopic destroys topic's consume queues and forgets their counters;
+// false when it had none.
+func (s *Store) dropTopic(topic string) (bool, error) {
 	keys, err := s.cqs.DeleteTopic(topic)
 	for _, k := range keys {
 		s.cl.RemoveQueue(k)
 	}
-	return err
+	return len(keys) > 0, err
 }
 
 // CleanExpiredConsumeQueues destroys the consume queues whose last record

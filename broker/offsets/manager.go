@@ -13,6 +13,7 @@ import (
 
 	"github.com/sputnikmq/sputnik/compat/javalang/jhash"
 	"github.com/sputnikmq/sputnik/store/config"
+	"github.com/sputnikmq/sputnik/store/message"
 )
 
 // Defaults of the persist timer (BrokerController.initialize).
@@ -84,12 +85,8 @@ func New(opts Options) (*Manager, error) {
 // lmqGroup reports whether group's offsets are LmqConsumerOffsetManager's
 // own (MixAll.isLmq of the group, with enableLmq).
 func (m *Manager) lmqGroup(group string) bool {
-	return m.opts.Lmq && strings.HasPrefix(group, lmqPrefix)
+	return m.opts.Lmq && strings.HasPrefix(group, message.LmqPrefix)
 }
-
-// lmqPrefix starts the names of light message queues and their groups
-// (MixAll.LMQ_PREFIX).
-const lmqPrefix = "%LMQ%"
 
 // QueueOffset is one queue's committed offset.
 type QueueOffset struct {

@@ -5,11 +5,8 @@ import (
 	"sync"
 )
 
-// GroupGetFallSize is the moment set of how far consumers read behind the
-// commit log's end (Stats.GROUP_GET_FALL_SIZE).
-const GroupGetFallSize = "GROUP_GET_FALL_SIZE"
-
-// FallKey is a GROUP_GET_FALL_SIZE key's parts: buildStatsKey(queueId,
+// FallKey is a GROUP_GET_FALL_SIZE key's parts (the moment set of how far
+// consumers read behind the commit log's end): buildStatsKey(queueId,
 // topic, group), "queueId@topic@group".
 type FallKey struct {
 	QueueID      int32

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/sputnikmq/sputnik/store/message"
 )
 
 // The stats names of BrokerStatsManager (4.9.8).
@@ -183,14 +185,11 @@ func (m *Manager) FoldLmq() { m.lmq = true }
 
 // fold is the name a topic or group is counted under.
 func (m *Manager) fold(name string) string {
-	if m.lmq && strings.HasPrefix(name, lmqPrefix) {
-		return lmqPrefix
+	if m.lmq && strings.HasPrefix(name, message.LmqPrefix) {
+		return message.LmqPrefix
 	}
 	return name
 }
-
-// lmqPrefix starts LMQ topics and groups (MixAll.LMQ_PREFIX).
-const lmqPrefix = "%LMQ%"
 
 func (m *Manager) add(name, key string, inc, calls int64) {
 	m.sets[name].item(key, true).Add(inc, calls)

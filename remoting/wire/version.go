@@ -23,3 +23,7 @@ const (
 	// CurrentVersion is MQVersion.CURRENT_VERSION of 4.9.8 (V4_9_8).
 	CurrentVersion int32 = 409
 )
+
+// CurrentVersionDesc is MQVersion.getVersionDesc(CURRENT_VERSION): what a
+// 4.9.8 broker reports as its version and sends as Client-Version.
+const CurrentVersionDesc = "V4_9_8"

@@ -61,6 +61,11 @@ const (
 	PropShardingKey           = "SHARDING_KEY"      // 5.x / client-go only; ignored by 4.9
 )
 
+// LmqPrefix starts the names of light message queues, the queues
+// INNER_MULTI_DISPATCH may name, and of their consumer groups
+// (MixAll.LMQ_PREFIX).
+const LmqPrefix = "%LMQ%"
+
 // Property is one key/value pair of a properties string.
 type Property struct{ Key, Value string }
 
