@@ -89,10 +89,15 @@ func findPIDs(procRoot string, t target) []int {
 	return pids
 }
 
-// matches reports whether argv is Sputnik's binary or a Java process
-// running the Java main class.
+// installedPrefix is the name distribution/bin's wrappers give the Go
+// binary when it is installed next to them ($ROCKETMQ_HOME/bin/sputnik-mqbroker),
+// since the wrapper itself holds the Java script's name.
+const installedPrefix = "sputnik-"
+
+// matches reports whether argv is Sputnik's binary (under its own or its
+// installed name) or a Java process running the Java main class.
 func matches(argv []string, t target) bool {
-	if filepath.Base(argv[0]) == t.binary {
+	if base := filepath.Base(argv[0]); base == t.binary || base == installedPrefix+t.binary {
 		return true
 	}
 	if !strings.Contains(strings.ToLower(filepath.Base(argv[0])), "java") {

@@ -16,6 +16,9 @@ func TestMatches(t *testing.T) {
 	}{
 		{[]string{"/opt/sputnik/bin/mqbroker", "-c", "broker.conf"}, true},
 		{[]string{"mqbroker"}, true},
+		{[]string{"/opt/rocketmq/bin/sputnik-mqbroker", "-n", "127.0.0.1:9876"}, true},
+		{[]string{"/opt/rocketmq/bin/sputnik-mqnamesrv"}, false},
+		{[]string{"/opt/rocketmq/bin/other-mqbroker"}, false},
 		{[]string{"/usr/bin/java", "-Xmx1g", "-cp", "x", "org.apache.rocketmq.broker.BrokerStartup", "-c", "b.conf"}, true},
 		{[]string{"/usr/bin/java", "org.apache.rocketmq.namesrv.NamesrvStartup"}, false},
 		{[]string{"/bin/grep", "org.apache.rocketmq.broker.BrokerStartup"}, false},
