@@ -39,6 +39,14 @@ func ParseImpl(s string) (Impl, error) {
 	return "", fmt.Errorf("cluster: unknown implementation %q (want java or sputnik)", s)
 }
 
+// Other is the other implementation.
+func (i Impl) Other() Impl {
+	if i == Java {
+		return Sputnik
+	}
+	return Java
+}
+
 // Program names the executable of a role, for messages.
 func (i Impl) Program(r Role) string {
 	switch {
@@ -118,7 +126,7 @@ func (l *Launcher) StartNamesrv(ctx context.Context, impl Impl, o NamesrvOptions
 	}
 	n := &Node{Role: RoleNamesrv, Impl: impl, Name: o.Name, Dir: dir, Config: cfg, Port: o.Port,
 		boot: namesrvBoot, readyTimeout: l.ReadyTimeout}
-	if n.newCmd, err = l.commandFor(n, nil, l.Java.NamesrvHeap); err != nil {
+	if n.newCmd, err = l.commandFor(n, impl, nil, l.Java.NamesrvHeap); err != nil {
 		return nil, err
 	}
 	return n, n.start(ctx)
@@ -150,28 +158,31 @@ func (l *Launcher) StartBroker(ctx context.Context, impl Impl, o BrokerOptions) 
 	if err := brokerProperties(dir, o).WriteFile(cfg); err != nil {
 		return nil, err
 	}
-	n := &Node{Role: RoleBroker, Impl: impl, Name: o.Name, BrokerID: o.ID, Dir: dir, Config: cfg, Port: o.Port,
-		boot: brokerBoot, readyTimeout: l.ReadyTimeout}
+	n := &Node{Role: RoleBroker, Impl: impl, base: impl, Name: o.Name, BrokerID: o.ID, Dir: dir, Config: cfg,
+		Port: o.Port, boot: brokerBoot, readyTimeout: l.ReadyTimeout}
 	heap := o.Heap
 	if heap == "" {
 		heap = l.Java.BrokerHeap
 	}
-	if n.newCmd, err = l.commandFor(n, []string{"-n", o.Namesrv}, heap); err != nil {
+	args := []string{"-n", o.Namesrv}
+	if n.newCmd, err = l.commandFor(n, impl, args, heap); err != nil {
 		return nil, err
 	}
+	n.other, n.otherErr = l.commandFor(n, impl.Other(), args, heap)
 	return n, n.start(ctx)
 }
 
-// commandFor returns the command factory of a node: the same arguments for
-// both implementations, `-c <file> [-n addr]`; heap is the Java -Xms/-Xmx.
-func (l *Launcher) commandFor(n *Node, extraArgs []string, heap string) (func() *exec.Cmd, error) {
+// commandFor returns the command factory of node n as implementation impl:
+// the same arguments for both implementations, `-c <file> [-n addr]`; heap
+// is the Java -Xms/-Xmx.
+func (l *Launcher) commandFor(n *Node, impl Impl, extraArgs []string, heap string) (func() *exec.Cmd, error) {
 	home := filepath.Join(n.Dir, "home")
 	if err := WriteRocketMQHome(home, filepath.Join(n.Dir, "logs"), "INFO"); err != nil {
 		return nil, err
 	}
 	args := append([]string{"-c", n.Config}, extraArgs...)
 	env := l.env(n.Dir, home)
-	switch n.Impl {
+	switch impl {
 	case Java:
 		if l.Java.Classpath == "" {
 			return nil, fmt.Errorf("cluster: no Java classpath (run conformance/java/classpath.sh)")
@@ -199,7 +210,7 @@ func (l *Launcher) commandFor(n *Node, extraArgs []string, heap string) (func() 
 			return c
 		}, nil
 	}
-	return nil, fmt.Errorf("cluster: unknown implementation %q", n.Impl)
+	return nil, fmt.Errorf("cluster: unknown implementation %q", impl)
 }
 
 // withDefaults is m with the entries of defaults it does not set.

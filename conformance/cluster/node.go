@@ -52,7 +52,14 @@ type Node struct {
 	Config   string // the properties file passed with -c
 	Port     int
 
-	newCmd       func() *exec.Cmd
+	newCmd func() *exec.Cmd
+	// base is the implementation the node was started as; other is the
+	// command of the other one on the same configuration file, ports and
+	// store (nil when it cannot run here, otherErr says why), for
+	// SwitchImpl.
+	base         Impl
+	other        func() *exec.Cmd
+	otherErr     error
 	boot         *regexp.Regexp
 	readyTimeout time.Duration
 
@@ -320,6 +327,36 @@ func (n *Node) Restart(ctx context.Context) error {
 
 // Start starts a stopped or killed node again.
 func (n *Node) Start(ctx context.Context) error { return n.start(ctx) }
+
+// SwitchImpl makes a stopped node start next time as the other
+// implementation (Java for Sputnik and the reverse) on the same
+// configuration file, ports and store directory: an operator replacing
+// one broker with the other in place.
+func (n *Node) SwitchImpl() error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.cmd != nil {
+		select {
+		case <-n.done:
+		default:
+			return fmt.Errorf("%s: stop it before switching its implementation", n)
+		}
+	}
+	if n.other == nil {
+		return fmt.Errorf("%s: cannot switch implementation: %w", n, n.otherErr)
+	}
+	n.newCmd, n.other = n.other, n.newCmd
+	n.Impl = n.Impl.Other()
+	return nil
+}
+
+// Switched reports whether the node now runs as the other implementation
+// than it was started as.
+func (n *Node) Switched() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.Impl != n.base
+}
 
 // tailBuffer keeps the last max bytes written to it.
 type tailBuffer struct {

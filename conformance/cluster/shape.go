@@ -204,11 +204,21 @@ func (c *Cluster) checkRegistered(ctx context.Context) error {
 	return nil
 }
 
-// Heal starts again every node that is not running (a scenario killed it),
-// name server first, and waits for registration.
+// Heal switches back every broker a scenario switched to the other
+// implementation (stopping it first), starts again every node that is not
+// running (a scenario killed it), name server first, and waits for
+// registration.
 func (c *Cluster) Heal(ctx context.Context) error {
 	healed := false
 	for _, n := range c.Nodes() {
+		if n.Switched() {
+			if err := n.Stop(30 * time.Second); err != nil {
+				return err
+			}
+			if err := n.SwitchImpl(); err != nil {
+				return err
+			}
+		}
 		if !n.Running() {
 			if err := n.Start(ctx); err != nil {
 				return err

@@ -86,6 +86,11 @@ type Control interface {
 	// StartBroker starts broker i again (same ports and store) and waits
 	// for its boot line.
 	StartBroker(ctx context.Context, i int) error
+	// SwitchBroker makes broker i, stopped, start next time as the other
+	// implementation (Java for Sputnik and the reverse) on the same
+	// configuration file, ports and store: the in-place migration an
+	// operator does. The runner switches it back after the scenario.
+	SwitchBroker(i int) error
 	// KillSlave and StartSlave do the same for the slave of broker group
 	// i (Needs.Slave).
 	KillSlave(i int) error

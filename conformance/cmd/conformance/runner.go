@@ -313,6 +313,14 @@ func (k control) StartBroker(ctx context.Context, i int) error {
 	return b.Start(ctx)
 }
 
+func (k control) SwitchBroker(i int) error {
+	b, err := k.broker(i)
+	if err != nil {
+		return err
+	}
+	return b.SwitchImpl()
+}
+
 func (k control) slave(i int) (*cluster.Node, error) {
 	if i < 0 || i >= len(k.c.Slaves) {
 		return nil, fmt.Errorf("no slave %d", i)

@@ -1,0 +1,260 @@
+package scenario
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+)
+
+// The in-place migration: an operator stops a broker, starts the other
+// implementation on the same broker.conf and store directory, and later
+// goes back. Under the Java column that is Java → Sputnik → Java, under
+// the Sputnik columns Sputnik → Java → Sputnik; the checks are the same.
+
+func init() {
+	Register(&Scenario{
+		Name: "broker/migrate/in-place-and-back",
+		Doc: "a broker stopped and replaced by the other implementation on the same config and store keeps every " +
+			"topic (topics.json), committed offset (consumerOffset.json), stored message, index entry and pending " +
+			"delayed message (delayOffset.json, SCHEDULE_TOPIC_XXXX); consumers resume without re-delivery, and the " +
+			"same holds going back",
+		Tags:    tags("quick", "javaclient", "mqadmin", "raw", "lifecycle", "migrate"),
+		Timeout: 5 * time.Minute,
+		Run:     brokerMigrate,
+	}, &Scenario{
+		Name: "broker/migrate/after-kill",
+		Doc: "a broker killed with SIGKILL (abort file left, nothing flushed at shutdown) and replaced by the other " +
+			"implementation on the same store recovers every acknowledged message (abnormal recovery of the other's " +
+			"commit log and consume queues); a new group reads them all, and the same going back",
+		Tags:    tags("javaclient", "lifecycle", "migrate"),
+		Timeout: 4 * time.Minute,
+		Run:     brokerMigrateAfterKill,
+	})
+}
+
+const (
+	migrateTopic, migrateGroup           = "BrokerMigrate", "CONF_BROKER_MIGRATE_CG"
+	migrateDelayTopic, migrateDelayGroup = "BrokerMigrateDelay", "CONF_BROKER_MIGRATE_DELAY_CG"
+	migrateProducer                      = "CONF_BROKER_MIGRATE_PG"
+	// migrateQueues is not the auto-created topic's 4, so a topic the new
+	// broker re-created instead of reading topics.json would show.
+	migrateQueues = 3
+	// migrateDelayLevel is 10 s (messageDelayLevel "1s 5s 10s …"): due
+	// while the first broker stops or just after the other one started.
+	migrateDelayLevel = 3
+)
+
+// migrateState is what must read the same on both sides of a switch.
+type migrateState struct {
+	route   string // the topic's queue data
+	offsets string // the group's committed offsets
+	keys    map[string]string
+}
+
+func brokerMigrate(ctx context.Context, env *Env) error {
+	addr := env.Brokers[0].Addr
+	if err := createTopic(ctx, env, migrateTopic, migrateQueues, 6); err != nil {
+		return err
+	}
+	if err := createTopic(ctx, env, migrateDelayTopic, 1, 6); err != nil {
+		return err
+	}
+	for _, g := range []struct{ group, topic string }{{migrateGroup, migrateTopic}, {migrateDelayGroup, migrateDelayTopic}} {
+		if err := seedOffsets(ctx, addr, g.group, g.topic); err != nil {
+			return err
+		}
+	}
+	// A delayed message delivered before the switch must not come again
+	// after it: the delay offsets moved past it (delayOffset.json).
+	e := []msgSpec{{Body: "mig-e-0", Tags: "MigE", Keys: "mig-e-0", DelayLevel: 1}}
+	if err := migrateSend(ctx, env, migrateDelayTopic, e); err != nil {
+		return err
+	}
+	if err := consumeExactly(ctx, env, migrateDelayTopic, migrateDelayGroup, "mig-e", e); err != nil {
+		return fmt.Errorf("the delayed message before the switch: %w", err)
+	}
+	a := sharded(specs("mig-a", "MigA", 8))
+	if err := migrateSend(ctx, env, migrateTopic, a); err != nil {
+		return err
+	}
+	if err := consumeExactly(ctx, env, migrateTopic, migrateGroup, "mig-a", a); err != nil {
+		return fmt.Errorf("before the switch: %w", err)
+	}
+	if _, err := awaitOffsets(ctx, addr, migrateGroup, migrateTopic, migrateQueues, int64(len(a))); err != nil {
+		return fmt.Errorf("committed offsets before the switch: %w", err)
+	}
+	b := sharded(specs("mig-b", "MigB", 6))
+	if err := migrateSend(ctx, env, migrateTopic, b); err != nil {
+		return err
+	}
+	d := []msgSpec{{Body: "mig-d-0", Tags: "MigD", Keys: "mig-d-0 k-mig-d", DelayLevel: migrateDelayLevel}}
+	if err := migrateSend(ctx, env, migrateDelayTopic, d); err != nil {
+		return err
+	}
+
+	// Over to the other implementation: every message of A and B, read
+	// from the other's files, and the delayed one it still holds (and
+	// only that one).
+	if err := migrateSwitch(ctx, env, map[string]int{"k-mig-a": len(a), "k-mig-b": len(b)}, "first switch"); err != nil {
+		return err
+	}
+	if err := consumeExactly(ctx, env, migrateTopic, migrateGroup, "mig-b", b); err != nil {
+		return fmt.Errorf("after the first switch: %w", err)
+	}
+	if err := consumeExactly(ctx, env, migrateDelayTopic, migrateDelayGroup, "mig", d); err != nil {
+		return fmt.Errorf("the delayed message after the first switch: %w", err)
+	}
+	if _, err := awaitOffsets(ctx, addr, migrateGroup, migrateTopic, migrateQueues, int64(len(a)+len(b))); err != nil {
+		return fmt.Errorf("committed offsets after the first switch: %w", err)
+	}
+	c := sharded(specs("mig-c", "MigC", 5))
+	if err := migrateSend(ctx, env, migrateTopic, c); err != nil {
+		return err
+	}
+
+	// And back: what the other implementation wrote reads here too.
+	if err := migrateSwitch(ctx, env, map[string]int{"k-mig-a": len(a), "k-mig-c": len(c)}, "switch back"); err != nil {
+		return err
+	}
+	if err := consumeExactly(ctx, env, migrateTopic, migrateGroup, "mig-c", c); err != nil {
+		return fmt.Errorf("after switching back: %w", err)
+	}
+	// A new group from the first offset reads every record, whichever
+	// implementation wrote it.
+	all := slices.Concat(a, b, c)
+	if err := consumeExactly(ctx, env, migrateTopic, migrateGroup+"_NEW", "mig", all); err != nil {
+		return fmt.Errorf("a new group after switching back: %w", err)
+	}
+	return nil
+}
+
+func brokerMigrateAfterKill(ctx context.Context, env *Env) error {
+	const topic = "BrokerMigrateKill"
+	if err := createTopic(ctx, env, topic, migrateQueues, 6); err != nil {
+		return err
+	}
+	var sent []msgSpec
+	for i, prefix := range []string{"kill-a", "kill-b"} {
+		ss := sharded(specs(prefix, "Kill", 7))
+		if err := migrateSend(ctx, env, topic, ss); err != nil {
+			return err
+		}
+		sent = append(sent, ss...)
+		if err := env.Nodes.KillBroker(0); err != nil {
+			return fmt.Errorf("kill %d: %w", i+1, err)
+		}
+		if err := env.Nodes.SwitchBroker(0); err != nil {
+			return fmt.Errorf("kill %d: %w", i+1, err)
+		}
+		if err := env.Nodes.StartBroker(ctx, 0); err != nil {
+			return fmt.Errorf("kill %d: start the other broker: %w", i+1, err)
+		}
+		if err := waitRoute(ctx, env, topic, 1); err != nil {
+			return fmt.Errorf("kill %d: %w", i+1, err)
+		}
+		group := fmt.Sprintf("CONF_BROKER_MIGRATE_KILL_CG%d", i+1)
+		if err := consumeExactly(ctx, env, topic, group, "kill", sent); err != nil {
+			return fmt.Errorf("a new group after kill %d: %w", i+1, err)
+		}
+		env.Observe(fmt.Sprintf("after kill %d", i+1), fmt.Sprintf("%d messages", len(sent)))
+	}
+	return nil
+}
+
+func migrateSend(ctx context.Context, env *Env, topic string, ss []msgSpec) error {
+	_, err := javaProduce(ctx, env, topic, migrateProducer, "sync", ss)
+	return err
+}
+
+// migrateSwitch stops broker 0, starts the other implementation in its
+// place and checks that the topic's route, the group's committed offsets
+// and the messages found by each key (as many as keys says) read the same
+// as before.
+func migrateSwitch(ctx context.Context, env *Env, keys map[string]int, step string) error {
+	var before *migrateState
+	err := Eventually(ctx, routeVisibleTimeout, 500*time.Millisecond, func() error {
+		var err error
+		before, err = migrateRead(ctx, env, keys)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("%s, before: %w", step, err)
+	}
+	if err := env.Nodes.StopBroker(0); err != nil {
+		return fmt.Errorf("%s: stop broker: %w", step, err)
+	}
+	if err := env.Nodes.SwitchBroker(0); err != nil {
+		return fmt.Errorf("%s: %w", step, err)
+	}
+	if err := env.Nodes.StartBroker(ctx, 0); err != nil {
+		return fmt.Errorf("%s: start the other broker: %w", step, err)
+	}
+	var after *migrateState
+	err = Eventually(ctx, routeVisibleTimeout, 500*time.Millisecond, func() error {
+		after, err = migrateRead(ctx, env, keys)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("%s, after: %w", step, err)
+	}
+	if after.route != before.route {
+		return fmt.Errorf("%s: the topic's route changed: before %s, after %s", step, before.route, after.route)
+	}
+	if after.offsets != before.offsets {
+		return fmt.Errorf("%s: committed offsets changed: before %s, after %s", step, before.offsets, after.offsets)
+	}
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
+		if after.keys[k] != before.keys[k] {
+			return fmt.Errorf("%s: messages with key %s changed:\nbefore:\n%s\nafter:\n%s", step, k, before.keys[k], after.keys[k])
+		}
+	}
+	env.Observe(step+" route", after.route)
+	env.Observe(step+" offsets", after.offsets)
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
+		env.Observe(step+" key "+k, fmt.Sprintf("%d messages", keys[k]))
+	}
+	return nil
+}
+
+// migrateRead reads the topic's route, the group's committed offsets and,
+// through the real mqadmin queryMsgByKey (the index), the messages of
+// each key: "msgId queueId queueOffset" lines, sorted, as many as keys
+// says.
+func migrateRead(ctx context.Context, env *Env, keys map[string]int) (*migrateState, error) {
+	rd, err := rawRoute(ctx, env, migrateTopic, javaVersion409)
+	if err != nil {
+		return nil, fmt.Errorf("route: %w", err)
+	}
+	if len(rd.QueueDatas) != 1 {
+		return nil, fmt.Errorf("route of %s: %d queue datas, want 1", migrateTopic, len(rd.QueueDatas))
+	}
+	q := rd.QueueDatas[0]
+	st := &migrateState{
+		route: fmt.Sprintf("read %d write %d perm %d sysflag %d", q.ReadQueueNums, q.WriteQueueNums, q.Perm, q.TopicSysFlag),
+		keys:  map[string]string{},
+	}
+	if st.offsets, _, err = queryOffsets(ctx, env.Brokers[0].Addr, migrateGroup, migrateTopic, migrateQueues); err != nil {
+		return nil, err
+	}
+	for k, want := range keys {
+		out, err := mqadminOK(ctx, env, "queryMsgByKey", "-n", env.Namesrv, "-t", migrateTopic, "-k", k)
+		if err != nil {
+			return nil, err
+		}
+		var lines []string
+		for _, l := range strings.Split(out, "\n") {
+			if f := strings.Fields(l); len(f) == 3 && !strings.HasPrefix(f[0], "#") {
+				lines = append(lines, strings.Join(f, " ")+"\n")
+			}
+		}
+		if len(lines) != want {
+			return nil, fmt.Errorf("queryMsgByKey %s found %d messages, want %d:\n%s", k, len(lines), want, out)
+		}
+		slices.Sort(lines)
+		st.keys[k] = strings.Join(lines, "")
+	}
+	return st, nil
+}
