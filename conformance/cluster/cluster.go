@@ -124,7 +124,7 @@ func (l *Launcher) StartNamesrv(ctx context.Context, impl Impl, o NamesrvOptions
 	if err := namesrvProperties(dir, o.Port, o.Extra).WriteFile(cfg); err != nil {
 		return nil, err
 	}
-	n := &Node{Role: RoleNamesrv, Impl: impl, Name: o.Name, Dir: dir, Config: cfg, Port: o.Port,
+	n := &Node{Role: RoleNamesrv, Impl: impl, base: impl, Name: o.Name, Dir: dir, Config: cfg, Port: o.Port,
 		boot: namesrvBoot, readyTimeout: l.ReadyTimeout}
 	if n.newCmd, err = l.commandFor(n, impl, nil, l.Java.NamesrvHeap); err != nil {
 		return nil, err

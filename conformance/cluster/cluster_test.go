@@ -263,3 +263,66 @@ func TestMinHeap(t *testing.T) {
 		}
 	}
 }
+
+// A broker switches to the other implementation on the same directory,
+// configuration and port while stopped, and back; a name server and a
+// running broker refuse; Heal leaves unswitched nodes alone.
+func TestSwitchImpl(t *testing.T) {
+	l := fakeLauncher(t, "namesrv", "broker")
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	java := filepath.Join(t.TempDir(), "java")
+	script := fmt.Sprintf("#!/bin/sh\nCONFORMANCE_FAKE=broker exec %q \"$@\"\n", exe)
+	if err := os.WriteFile(java, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	l.Java = JavaRuntime{Bin: java, Classpath: "fake.jar"}
+	ctx := context.Background()
+	ns, err := l.StartNamesrv(ctx, Sputnik, NamesrvOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ns.Kill()
+	b, err := l.StartBroker(ctx, Sputnik, BrokerOptions{Name: "broker-a", Cluster: "c", Namesrv: ns.Addr()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Kill()
+	nsPid := ns.Pid()
+	if err := (&Cluster{Namesrv: ns, Brokers: []*Node{b}}).Heal(ctx); err != nil || ns.Pid() != nsPid {
+		t.Fatalf("Heal of a healthy cluster: %v, name server pid %d → %d", err, nsPid, ns.Pid())
+	}
+	if err := b.SwitchImpl(); err == nil {
+		t.Fatal("switched a running broker")
+	}
+	if err := ns.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	if err := ns.SwitchImpl(); err == nil {
+		t.Fatal("switched a name server")
+	}
+	cmdline := func() string {
+		raw, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", b.Pid()))
+		return strings.ReplaceAll(string(raw), "\x00", " ")
+	}
+	for _, want := range []Impl{Java, Sputnik} {
+		if err := b.Stop(10 * time.Second); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.SwitchImpl(); err != nil {
+			t.Fatal(err)
+		}
+		if b.Impl != want || b.Switched() != (want == Java) {
+			t.Fatalf("after switching: impl %s switched %v, want %s", b.Impl, b.Switched(), want)
+		}
+		if err := b.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		isJava := strings.Contains(cmdline(), BrokerMain)
+		if isJava != (want == Java) || !strings.Contains(cmdline(), "-c "+b.Config) {
+			t.Fatalf("running as %s: command line %q", want, cmdline())
+		}
+	}
+}

@@ -343,7 +343,11 @@ func (n *Node) SwitchImpl() error {
 		}
 	}
 	if n.other == nil {
-		return fmt.Errorf("%s: cannot switch implementation: %w", n, n.otherErr)
+		why := n.otherErr
+		if why == nil {
+			why = errors.New("only brokers switch")
+		}
+		return fmt.Errorf("%s: cannot switch implementation: %w", n, why)
 	}
 	n.newCmd, n.other = n.other, n.newCmd
 	n.Impl = n.Impl.Other()
