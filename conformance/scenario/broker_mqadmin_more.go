@@ -25,8 +25,9 @@ func init() {
 	Register(&Scenario{
 		Name: "broker/mqadmin/dailyOps",
 		Doc: "mqadmin updateSubGroup, getConsumerConfig, deleteSubGroup, updateTopicPerm, topicClusterList, queryMsgByOffset, " +
-			"printMsgByQueue, printMsg, consumeMessage, sendMessage, statsAll, exportMetadata and exportConfigs against the " +
-			"broker with a live Java producer and consumer print what they print against Java's broker",
+			"printMsgByQueue, printMsg, consumeMessage, statsAll, sendMessage, exportMetadata and exportConfigs against the " +
+			"broker with a live Java producer and consumer, then queryMsgById, queryMsgByUniqueKey, checkMsgSendRT, " +
+			"getBrokerConfig and deleteTopic, print what they print against Java's broker",
 		Tags:    tags("mqadmin", "javaclient"),
 		Timeout: brokerScenarioLimit,
 		Run:     brokerDailyOps,
@@ -100,13 +101,64 @@ func brokerDailyOps(ctx context.Context, env *Env) error {
 		}
 		env.Observe(name, text)
 	}
+	return dailyOpsByID(ctx, env, outs[slices.IndexFunc(cmds, func(c []string) bool { return c[0] == "queryMsgByOffset" })],
+		topic, permTopic)
+}
+
+var (
+	adminOffsetIDRE = regexp.MustCompile(`OffsetID:\s+([0-9A-F]{32,})`)
+	adminUniqKeyRE  = regexp.MustCompile(`UNIQ_KEY=([0-9A-F]{32,})`)
+	adminRTRE       = regexp.MustCompile(`(?m)^(\S+\s+)\d+(\s+\S+\s+)\d+$`)
+	adminConfigRE   = regexp.MustCompile(`(?m)^([A-Za-z]\w*)\s*=`)
+)
+
+// dailyOpsByID runs, without live clients, the commands that take the
+// ids queryMsgByOffset printed (queryMsgById, queryMsgByUniqueKey), then
+// checkMsgSendRT, getBrokerConfig (its keys) and deleteTopic.
+func dailyOpsByID(ctx context.Context, env *Env, byOffset, topic, permTopic string) error {
+	offsetID, uniq := adminOffsetIDRE.FindStringSubmatch(byOffset), adminUniqKeyRE.FindStringSubmatch(byOffset)
+	if offsetID == nil || uniq == nil {
+		return fmt.Errorf("queryMsgByOffset printed no OffsetID or UNIQ_KEY:\n%s", byOffset)
+	}
+	ns := env.Namesrv
+	for _, args := range [][]string{
+		{"queryMsgById", "-n", ns, "-i", offsetID[1]},
+		{"queryMsgByUniqueKey", "-n", ns, "-t", topic, "-i", uniq[1]},
+		{"checkMsgSendRT", "-n", ns, "-t", topic, "-a", "3", "-s", "128"},
+		{"getBrokerConfig", "-n", ns, "-b", env.Brokers[0].Addr},
+		{"deleteTopic", "-n", ns, "-c", env.Cluster, "-t", permTopic},
+	} {
+		out, err := mqadminOK(ctx, env, args...)
+		if err != nil {
+			return err
+		}
+		var text string
+		switch args[0] {
+		case "checkMsgSendRT": // queue ids (round robin from a random one) and round-trip times vary
+			text = adminRTRE.ReplaceAllString(maskDaily(env, out, ""), "${1}<qid>${2}<rt>")
+		case "getBrokerConfig": // values hold paths and ports: the keys, in Java's order
+			var keys []string
+			for _, m := range adminConfigRE.FindAllStringSubmatch(out, -1) {
+				keys = append(keys, m[1])
+			}
+			text = strings.Join(keys, "\n")
+		default:
+			text = maskDaily(env, out, "")
+		}
+		if strings.TrimSpace(text) == "" {
+			return fmt.Errorf("mqadmin %s printed nothing", args[0])
+		}
+		env.Observe(args[0], text)
+	}
 	return nil
 }
 
 // maskDaily is maskAdmin plus message ids, the store's own fields of a
 // message, epoch-millisecond times, rates and the export directory.
 func maskDaily(env *Env, s, exportDir string) string {
-	s = strings.ReplaceAll(s, exportDir, "<export>")
+	if exportDir != "" {
+		s = strings.ReplaceAll(s, exportDir, "<export>")
+	}
 	s = adminMsgIDRE.ReplaceAllString(s, "<msgId>")
 	s = adminStoreFieldsRE.ReplaceAllString(s, "${1}=<n>")
 	s = adminMillisRE.ReplaceAllString(s, "<millis>")
