@@ -112,26 +112,32 @@ var (
 	adminConfigRE   = regexp.MustCompile(`(?m)^([A-Za-z]\w*)\s*=`)
 )
 
-// dailyOpsByID runs, without live clients, the commands that take the
-// ids queryMsgByOffset printed (queryMsgById, queryMsgByUniqueKey), then
-// checkMsgSendRT, getBrokerConfig (its keys) and deleteTopic.
+// dailyOpsByID runs the commands that take the ids queryMsgByOffset
+// printed (queryMsgById, queryMsgByUniqueKey), then checkMsgSendRT,
+// getBrokerConfig (its keys) and deleteTopic. They run in a fresh JVM of
+// their own (mqadminLive, sending and consuming 8 more messages): 4.9.8's
+// queryMsgByUniqueKey keeps the admin client of its first run, shut down,
+// for every later run in the same JVM, which then finds nothing.
 func dailyOpsByID(ctx context.Context, env *Env, byOffset, topic, permTopic string) error {
 	offsetID, uniq := adminOffsetIDRE.FindStringSubmatch(byOffset), adminUniqKeyRE.FindStringSubmatch(byOffset)
 	if offsetID == nil || uniq == nil {
 		return fmt.Errorf("queryMsgByOffset printed no OffsetID or UNIQ_KEY:\n%s", byOffset)
 	}
 	ns := env.Namesrv
-	for _, args := range [][]string{
+	cmds := [][]string{
 		{"queryMsgById", "-n", ns, "-i", offsetID[1]},
 		{"queryMsgByUniqueKey", "-n", ns, "-t", topic, "-i", uniq[1]},
 		{"checkMsgSendRT", "-n", ns, "-t", topic, "-a", "3", "-s", "128"},
 		{"getBrokerConfig", "-n", ns, "-b", env.Brokers[0].Addr},
 		{"deleteTopic", "-n", ns, "-c", env.Cluster, "-t", permTopic},
-	} {
-		out, err := mqadminOK(ctx, env, args...)
-		if err != nil {
-			return err
-		}
+	}
+	outs, _, err := runMQAdminLive(ctx, env, mqadminLive{topic: topic, pg: "CONF_BROKER_ADMIN_PG_daily2",
+		cg: "CONF_BROKER_ADMIN_CG_daily2", prefix: "daily2"}, cmds)
+	if err != nil {
+		return err
+	}
+	for i, args := range cmds {
+		out := outs[i]
 		var text string
 		switch args[0] {
 		case "checkMsgSendRT": // queue ids (round robin from a random one) and round-trip times vary
