@@ -97,6 +97,11 @@ func (n *Node) StderrPath() string { return filepath.Join(n.Dir, "stderr.log") }
 func (n *Node) Running() bool {
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	return n.runningLocked()
+}
+
+// runningLocked is Running with n.mu held.
+func (n *Node) runningLocked() bool {
 	if n.cmd == nil {
 		return false
 	}
@@ -130,13 +135,9 @@ func (n *Node) Launched() (launched, booted time.Time) {
 // accepts TCP connections on its port.
 func (n *Node) start(ctx context.Context) error {
 	n.mu.Lock()
-	if n.cmd != nil {
-		select {
-		case <-n.done:
-		default:
-			n.mu.Unlock()
-			return fmt.Errorf("%s: already running", n)
-		}
+	if n.runningLocked() {
+		n.mu.Unlock()
+		return fmt.Errorf("%s: already running", n)
 	}
 	n.starts++
 	starts := n.starts
@@ -335,12 +336,8 @@ func (n *Node) Start(ctx context.Context) error { return n.start(ctx) }
 func (n *Node) SwitchImpl() error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if n.cmd != nil {
-		select {
-		case <-n.done:
-		default:
-			return fmt.Errorf("%s: stop it before switching its implementation", n)
-		}
+	if n.runningLocked() {
+		return fmt.Errorf("%s: stop it before switching its implementation", n)
 	}
 	if n.other == nil {
 		why := n.otherErr

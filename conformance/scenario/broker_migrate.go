@@ -143,14 +143,8 @@ func brokerMigrateAfterKill(ctx context.Context, env *Env) error {
 			return err
 		}
 		sent = append(sent, ss...)
-		if err := env.Nodes.KillBroker(0); err != nil {
+		if err := replaceBroker(ctx, env, env.Nodes.KillBroker); err != nil {
 			return fmt.Errorf("kill %d: %w", i+1, err)
-		}
-		if err := env.Nodes.SwitchBroker(0); err != nil {
-			return fmt.Errorf("kill %d: %w", i+1, err)
-		}
-		if err := env.Nodes.StartBroker(ctx, 0); err != nil {
-			return fmt.Errorf("kill %d: start the other broker: %w", i+1, err)
 		}
 		if err := waitRoute(ctx, env, topic, 1); err != nil {
 			return fmt.Errorf("kill %d: %w", i+1, err)
@@ -174,29 +168,14 @@ func migrateSend(ctx context.Context, env *Env, topic string, ss []msgSpec) erro
 // and the messages found by each key (as many as keys says) read the same
 // as before.
 func migrateSwitch(ctx context.Context, env *Env, keys map[string]int, step string) error {
-	var before *migrateState
-	err := Eventually(ctx, routeVisibleTimeout, 500*time.Millisecond, func() error {
-		var err error
-		before, err = migrateRead(ctx, env, keys)
-		return err
-	})
+	before, err := awaitMigrateRead(ctx, env, keys)
 	if err != nil {
 		return fmt.Errorf("%s, before: %w", step, err)
 	}
-	if err := env.Nodes.StopBroker(0); err != nil {
-		return fmt.Errorf("%s: stop broker: %w", step, err)
-	}
-	if err := env.Nodes.SwitchBroker(0); err != nil {
+	if err := replaceBroker(ctx, env, env.Nodes.StopBroker); err != nil {
 		return fmt.Errorf("%s: %w", step, err)
 	}
-	if err := env.Nodes.StartBroker(ctx, 0); err != nil {
-		return fmt.Errorf("%s: start the other broker: %w", step, err)
-	}
-	var after *migrateState
-	err = Eventually(ctx, routeVisibleTimeout, 500*time.Millisecond, func() error {
-		after, err = migrateRead(ctx, env, keys)
-		return err
-	})
+	after, err := awaitMigrateRead(ctx, env, keys)
 	if err != nil {
 		return fmt.Errorf("%s, after: %w", step, err)
 	}
@@ -217,6 +196,33 @@ func migrateSwitch(ctx context.Context, env *Env, keys map[string]int, step stri
 		env.Observe(step+" key "+k, fmt.Sprintf("%d messages", keys[k]))
 	}
 	return nil
+}
+
+// replaceBroker ends broker 0 with end (StopBroker or KillBroker) and
+// starts the other implementation in its place.
+func replaceBroker(ctx context.Context, env *Env, end func(int) error) error {
+	if err := end(0); err != nil {
+		return fmt.Errorf("end broker: %w", err)
+	}
+	if err := env.Nodes.SwitchBroker(0); err != nil {
+		return err
+	}
+	if err := env.Nodes.StartBroker(ctx, 0); err != nil {
+		return fmt.Errorf("start the other broker: %w", err)
+	}
+	return nil
+}
+
+// awaitMigrateRead is migrateRead, polled until it succeeds (the index
+// and the route catch up; mqadmin reads through the name server).
+func awaitMigrateRead(ctx context.Context, env *Env, keys map[string]int) (*migrateState, error) {
+	var st *migrateState
+	err := Eventually(ctx, routeVisibleTimeout, 500*time.Millisecond, func() error {
+		var err error
+		st, err = migrateRead(ctx, env, keys)
+		return err
+	})
+	return st, err
 }
 
 // migrateRead reads the topic's route, the group's committed offsets and,
