@@ -14,6 +14,10 @@ import (
 // segment's pages are faulted in, in the background.
 const prefaultWindow = 8 << 20
 
+// writeMin is the smallest put written with pwrite(2) rather than copied
+// through the mapping.
+const writeMin = 32 << 10
+
 // Put is one append: a single record, or the records of a batch, encoded
 // back to back (store/message), all for the same queue.
 type Put struct {
@@ -190,31 +194,48 @@ func (c *CommitLog) queueCounter(key string) *int64 {
 	return n
 }
 
-// place writes n bytes at the end of seg with fill: through the mapping,
-// or into the staging ring when the log is staged and seg was started
-// that way (a segment written through the mapping before a restart
-// stays so, as Java gives a writeBuffer only to new files).
-// The lock should be held.
+// place writes n bytes at the end of seg with fill: through the mapping;
+// with pwrite(2) when n is writeMin or more; or into the staging ring when
+// the log is staged and seg was started that way (a segment written
+// through the mapping before a restart stays so, as Java gives a
+// writeBuffer only to new files). Only through the mapping does fill see
+// the file's bytes (zeros); otherwise b holds old data. The lock should
+// be held.
 func (c *CommitLog) place(seg *segment.Segment, n int, ts int64, fill func(b []byte)) error {
-	if !c.stagedFor(seg) {
-		_, err := seg.Append(n, fill)
-		if err == nil {
-			seg.SetStoreTimestamp(ts)
-			seg.Prefault(prefaultWindow)
+	switch {
+	case c.stagedFor(seg):
+		b, err := c.stage.reserve(seg.Base()+seg.Wrote(), n)
+		if err != nil {
+			return err
 		}
-		return err
+		if _, err := seg.Reserve(n); err != nil {
+			return err
+		}
+		fill(b)
+		c.stage.staged(n, ts)
+	case n >= writeMin:
+		if cap(c.wbuf) < n {
+			c.wbuf = make([]byte, n)
+		}
+		b := c.wbuf[:n]
+		fill(b)
+		if _, err := seg.Write(b); err != nil {
+			return err
+		}
+	default:
+		if _, err := seg.Append(n, fill); err != nil {
+			return err
+		}
+		seg.Prefault(prefaultWindow)
 	}
-	b, err := c.stage.reserve(seg.Base()+seg.Wrote(), n)
-	if err != nil {
-		return err
-	}
-	if _, err := seg.Reserve(n); err != nil {
-		return err
-	}
-	fill(b)
 	seg.SetStoreTimestamp(ts)
-	c.stage.staged(n, ts)
 	return nil
+}
+
+// throughMapping reports whether place writes n bytes into seg through
+// the mapping.
+func (c *CommitLog) throughMapping(seg *segment.Segment, n int) bool {
+	return !c.stagedFor(seg) && n < writeMin
 }
 
 // stagedFor reports whether appends to seg go through the ring.
@@ -242,10 +263,10 @@ func (c *CommitLog) segmentFor(n int64) (*segment.Segment, error) {
 		return nil, fmt.Errorf("%w: %w", ErrCreateSegment, err)
 	}
 	if rem := seg.Remaining(); n+message.BlankSize > rem {
-		staged := c.stagedFor(seg)
+		mapped := c.throughMapping(seg, int(rem))
 		err := c.place(seg, int(rem), c.cfg.Now(), func(b []byte) {
-			if staged {
-				clear(b) // the ring's old bytes would go to the file
+			if !mapped {
+				clear(b) // Java's blank is zeros past its 8 bytes, as the file is
 			}
 			_ = message.PutBlank(b, int32(rem))
 		})

@@ -126,7 +126,10 @@ type CommitLog struct {
 	// queueOffsets is the next consume-queue offset per "topic-queueId"
 	// (Java topicQueueTable).
 	queueOffsets map[string]*int64
-	closed       bool
+	// wbuf is where a put written with pwrite(2) is encoded (see
+	// writeMin); guarded by mu.
+	wbuf   []byte
+	closed bool
 }
 
 // Open loads the segments under cfg.Dir. The caller recovers (Recover*)

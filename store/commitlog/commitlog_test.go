@@ -1,11 +1,13 @@
 package commitlog
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"net/netip"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -408,4 +410,83 @@ func TestLockHeld(t *testing.T) {
 	require.EqualValues(t, 1, res.QueueOffset)
 	require.Zero(t, cl.lockedSince.Load())
 	require.Equal(t, ms.Load(), res.StoreTimestamp, "stamped with the time the lock was taken")
+}
+
+// Puts of writeMin bytes or more go to the file with pwrite(2), smaller
+// ones through the mapping; mixed, with rolls between them, every record
+// reads back byte for byte as encoded and stamped, before and after a
+// reopen, and the bytes past the end of each full segment's blank and of
+// the log are zeros.
+func TestLargePutsAreWrittenLikeSmallOnes(t *testing.T) {
+	dir := t.TempDir()
+	const segSize = 512 << 10
+	seg := func(c *Config) { c.SegmentSize = segSize }
+	cl := openLog(t, dir, seg)
+	type placed struct {
+		res  Result
+		want []byte
+	}
+	var all []placed
+	for i := range 80 {
+		if i == 40 {
+			// The next large put will not fit: it leaves a blank of
+			// writeMin bytes or more (written with pwrite too).
+			for cl.Queue().Last().Remaining() > writeMin+40*997+600 {
+				all = append(all, placed{put(t, cl, "M", 0, "filler"), record(t, "M", 0, "filler")})
+			}
+		}
+		var recs []byte
+		switch i % 4 {
+		case 0, 2: // small
+			recs = record(t, "M", 0, fmt.Sprintf("small %d", i))
+		case 1: // one large record, through Put.Record
+			body := bytes.Repeat([]byte{byte(i)}, writeMin+i*997)
+			rec := message.Record{Topic: "M", Body: body, BodyCRC: message.BodyCRC(body), BornHost: bornHost, StoreHost: storeHost}
+			res, err := cl.Append(&Put{Record: &rec, QueueKey: "M-0", Consumable: true})
+			require.NoError(t, err)
+			want, err := message.AppendRecord(nil, &rec)
+			require.NoError(t, err)
+			all = append(all, placed{res, want})
+			continue
+		case 3: // a large batch
+			for j := range 3 {
+				recs = append(recs, record(t, "M", 0, strings.Repeat(fmt.Sprint(j), writeMin/3+100))...)
+			}
+		}
+		want := append([]byte(nil), recs...)
+		res, err := cl.Append(&Put{Records: recs, QueueKey: "M-0", Consumable: true})
+		require.NoError(t, err)
+		all = append(all, placed{res, want})
+	}
+	for i := range all {
+		stamp(all[i].want, all[i].res, true)
+	}
+	require.Greater(t, len(cl.Queue().Segments()), 3, "rolled over")
+	check := func(when string) {
+		for i, p := range all {
+			v, err := cl.Read(p.res.WroteOffset, p.res.WroteBytes)
+			require.NoError(t, err, when)
+			require.Equal(t, p.want, v.B, "%s: put %d", when, i)
+			v.Release()
+		}
+		largeBlanks := 0
+		for _, s := range cl.Queue().Segments() {
+			end := s.Wrote()
+			if s.Full() {
+				end = blankAt(t, s) + message.BlankSize
+				if s.Size()-end+message.BlankSize >= writeMin {
+					largeBlanks++
+				}
+			}
+			require.Equal(t, make([]byte, s.Size()-end), s.Mapped()[end:], "%s: past the data of %s", when, s.Path())
+		}
+		require.NotZero(t, largeBlanks, "a blank of writeMin bytes or more")
+	}
+	check("written")
+	require.NoError(t, cl.Close())
+	cl = openLog(t, dir, seg)
+	defer cl.Close()
+	_, err := cl.RecoverNormally(true)
+	require.NoError(t, err)
+	check("reopened")
 }

@@ -334,6 +334,47 @@ func (s *Segment) Append(n int, fill func(b []byte)) (int64, error) {
 	return pos, nil
 }
 
+// Write appends p at the write position with pwrite(2) rather than a copy
+// through the mapping, and returns its position in the segment. The page
+// cache is one: readers of the mapping see the bytes once Wrote covers
+// them, and Flush syncs them like mapped writes. Only one goroutine may
+// append to a segment at a time.
+//
+// The write goes on with zeros to the next writeAlign boundary (the file
+// holds zeros past the write position anyway, and the next append
+// overwrites them). Linux sizes a new page-cache folio by the alignment of
+// the page it starts at, so records written back to back at unaligned
+// offsets got pages of 4-16 KiB and ran at half of write(2)'s speed
+// (64 KiB + 213 B records: 3.2-3.9 GB/s; padded 4.9-6.4; aligned 64 KiB
+// writes 6.6-7.2, same runs): with the padding every new folio starts on
+// a boundary and is a whole 64 KiB.
+func (s *Segment) Write(p []byte) (int64, error) {
+	pos, err := s.room(len(p))
+	if err != nil {
+		return 0, err
+	}
+	end := pos + int64(len(p))
+	if s.prefaultOn.Load() && end > s.prefaulted.Load() {
+		// The prefault may be writing zeros past prefaulted now; ours go
+		// first and its next step starts after them.
+		s.zeroMu.Lock()
+		defer s.zeroMu.Unlock()
+	}
+	if !s.Acquire() {
+		return 0, ErrClosed
+	}
+	defer s.Release()
+	pad := min((end+writeAlign-1)&^(writeAlign-1), s.size) - end
+	if err := writePadded(s.f, p, int(pad), pos); err != nil {
+		return 0, s.setErr(fmt.Errorf("segment: write %d bytes at %d of %s: %w", len(p), pos, s.path, err))
+	}
+	s.wrote.Store(end)
+	return pos, nil
+}
+
+// writeAlign is the boundary Write pads its writes to.
+const writeAlign = 64 << 10
+
 // Reserve takes n bytes at the write position for data the caller stages
 // elsewhere and later hands to Commit, and returns their position. From
 // the first Reserve on, readers and Flush see only committed bytes. Only

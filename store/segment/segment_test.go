@@ -3,6 +3,7 @@ package segment
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -223,7 +224,18 @@ func TestPrefaultInPartialLastPage(t *testing.T) {
 // write position, keep every byte they wrote: records of every size from a
 // few bytes to more than a prefault step, a small window so that appends
 // keep overtaking it, and the file read back through read(2) at the end.
+// With writes, records of inlineZeroMin bytes or more go through Write
+// (pwrite and its zeros to the next writeAlign boundary) and the smaller
+// ones through the mapping, as the commit log does: neither the prefault's
+// zeros nor Write's own overwrite a byte, and the mapping shows each
+// write as soon as Wrote covers it.
 func TestPrefaultZerosNeverOverwriteAppends(t *testing.T) {
+	for _, writes := range []bool{false, true} {
+		t.Run(fmt.Sprintf("writes=%v", writes), func(t *testing.T) { prefaultRace(t, writes) })
+	}
+}
+
+func prefaultRace(t *testing.T, writes bool) {
 	const size, window = 16 << 20, 3 * prefaultStep
 	s, err := Create(OS, t.TempDir(), 0, size)
 	require.NoError(t, err)
@@ -234,18 +246,17 @@ func TestPrefaultZerosNeverOverwriteAppends(t *testing.T) {
 		if int64(len(want)+n) > size {
 			break
 		}
-		b := byte(i%251 + 1)
-		_, err := s.Append(n, func(p []byte) {
-			for j := range p {
-				p[j] = b
-			}
-		})
-		require.NoError(t, err)
-		want = append(want, make([]byte, n)...)
-		for j := len(want) - n; j < len(want); j++ {
-			want[j] = b
+		rec := bytes.Repeat([]byte{byte(i%251 + 1)}, n)
+		if writes && n >= inlineZeroMin {
+			pos, err := s.Write(rec)
+			require.NoError(t, err)
+			require.Equal(t, rec, s.Mapped()[pos:s.Wrote()], "a write seen through the mapping")
+		} else {
+			_, err := s.AppendBytes(rec)
+			require.NoError(t, err)
+			s.Prefault(window)
 		}
-		s.Prefault(window)
+		want = append(want, rec...)
 	}
 	waitFor(t, "prefault finished", prefaultDone(s))
 	got := make([]byte, size)
@@ -253,6 +264,29 @@ func TestPrefaultZerosNeverOverwriteAppends(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, want, got[:len(want)], "appended bytes")
 	require.Equal(t, make([]byte, size-len(want)), got[len(want):], "bytes past the write position")
+}
+
+// Write pads to the next writeAlign boundary but never past the segment's
+// end, and a write that does not fit fails like an append.
+func TestWriteAtTheEnd(t *testing.T) {
+	const size = writeAlign + 3*PageSize
+	s, err := Create(OS, t.TempDir(), 0, size)
+	require.NoError(t, err)
+	defer s.Close()
+	a := bytes.Repeat([]byte{'a'}, writeAlign+100)
+	_, err = s.Write(a)
+	require.NoError(t, err)
+	b := bytes.Repeat([]byte{'b'}, size-len(a))
+	pos, err := s.Write(b)
+	require.NoError(t, err)
+	require.EqualValues(t, len(a), pos)
+	require.True(t, s.Full())
+	_, err = s.Write([]byte{'c'})
+	require.ErrorIs(t, err, ErrFull)
+	got := make([]byte, size+1)
+	n, _ := s.f.ReadAt(got, 0)
+	require.Equal(t, size, n, "the file keeps its size")
+	require.Equal(t, append(a, b...), got[:n])
 }
 
 // A large record appended after small ones have run past a prefault that
