@@ -100,14 +100,18 @@ func (c *CommitLog) Append(p *Put) (Result, error) {
 		next = c.queueCounter(p.QueueKey)
 		res.QueueOffset = *next
 	}
-	err = c.place(seg, int(n), res.StoreTimestamp, func(b []byte) {
-		if p.Record != nil {
-			_, _ = message.AppendRecord(b[:0:len(b)], p.Record)
-		} else {
-			copy(b, p.Records)
-		}
-		res.Count = stamp(b, res, p.Consumable)
-	})
+	if p.Record != nil && c.writes(seg, int(n)) {
+		err = c.writeRecord(seg, p.Record, &res)
+	} else {
+		err = c.place(seg, int(n), res.StoreTimestamp, func(b []byte) {
+			if p.Record != nil {
+				_, _ = message.AppendRecord(b[:0:len(b)], p.Record)
+			} else {
+				copy(b, p.Records)
+			}
+			res.Count = stamp(b, res, p.Consumable)
+		})
+	}
 	if err != nil {
 		return Result{}, err
 	}
@@ -213,7 +217,7 @@ func (c *CommitLog) place(seg *segment.Segment, n int, ts int64, fill func(b []b
 		}
 		fill(b)
 		c.stage.staged(n, ts)
-	case n >= writeMin:
+	case c.writes(seg, n):
 		if cap(c.wbuf) < n {
 			c.wbuf = make([]byte, n)
 		}
@@ -236,6 +240,33 @@ func (c *CommitLog) place(seg *segment.Segment, n int, ts int64, fill func(b []b
 // the mapping.
 func (c *CommitLog) throughMapping(seg *segment.Segment, n int) bool {
 	return !c.stagedFor(seg) && n < writeMin
+}
+
+// writes reports whether n bytes go to seg with pwrite(2).
+func (c *CommitLog) writes(seg *segment.Segment, n int) bool {
+	return !c.stagedFor(seg) && n >= writeMin
+}
+
+// writeRecord writes r, a single record of writeMin bytes or more, at the
+// end of seg with pwritev(2): its head and tail encoded into wbuf and
+// stamped with res's positions, its body gathered from the put as it is
+// (one copy of the body fewer than encoding it whole). The lock should be
+// held.
+func (c *CommitLog) writeRecord(seg *segment.Segment, r *message.Record, res *Result) error {
+	parts, head, err := message.AppendRecordParts(c.wbuf[:0], r)
+	if err != nil {
+		return err
+	}
+	c.wbuf = parts
+	if err := message.PatchPosition(parts[:head], res.QueueOffset, res.WroteOffset, res.StoreTimestamp); err != nil {
+		return err
+	}
+	if _, err := seg.Write(parts[:head], r.Body, parts[head:]); err != nil {
+		return err
+	}
+	seg.SetStoreTimestamp(res.StoreTimestamp)
+	res.Count = 1
+	return nil
 }
 
 // stagedFor reports whether appends to seg go through the ring.

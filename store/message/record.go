@@ -97,23 +97,58 @@ func BodyCRC(body []byte) int32 {
 // such a record. Everything else is written as given, including BodyCRC
 // and the position fields (which PatchPosition stamps later).
 func AppendRecord(dst []byte, r *Record) ([]byte, error) {
-	if err := checkRecord(r); err != nil {
+	size, err := prepare(r)
+	if err != nil {
 		return dst, err
+	}
+	dst = slices.Grow(dst, size)
+	dst = appendHead(dst, r)
+	dst = append(dst, r.Body...)
+	return appendTail(dst, r), nil
+}
+
+// AppendRecordParts is AppendRecord without the body: it appends the
+// record's bytes before the body and then those after it, and returns
+// where the body goes between them, for a writer that gathers head, body
+// and tail itself (pwritev) instead of copying the body once more.
+func AppendRecordParts(dst []byte, r *Record) (parts []byte, head int, err error) {
+	if _, err := prepare(r); err != nil {
+		return dst, 0, err
+	}
+	dst = appendHead(dst, r)
+	head = len(dst)
+	return appendTail(dst, r), head, nil
+}
+
+// prepare checks r and sets its TotalSize, Magic and host bits, and
+// returns its size.
+func prepare(r *Record) (int, error) {
+	if err := checkRecord(r); err != nil {
+		return 0, err
 	}
 	r.SysFlag = hostSysFlag(r)
 	size := EncodedSize(r)
 	if size > math.MaxInt32 {
-		return dst, fmt.Errorf("%w: record of %d bytes", ErrBodyTooLong, size)
+		return 0, fmt.Errorf("%w: record of %d bytes", ErrBodyTooLong, size)
 	}
 	r.TotalSize, r.Magic = int32(size), MagicMessage
-	dst = slices.Grow(dst, size)
+	return size, nil
+}
+
+// appendHead writes everything before the body: the header and
+// BODYLENGTH.
+func appendHead(dst []byte, r *Record) []byte {
 	dst = appendHeader(dst, r)
-	dst = binary.BigEndian.AppendUint32(dst, uint32(len(r.Body)))
-	dst = append(dst, r.Body...)
+	return binary.BigEndian.AppendUint32(dst, uint32(len(r.Body)))
+}
+
+// appendTail writes everything after the body: TOPIC and PROPERTIES
+// with their lengths.
+func appendTail(dst []byte, r *Record) []byte {
 	dst = append(dst, byte(len(r.Topic)))
 	dst = append(dst, r.Topic...)
 	dst = binary.BigEndian.AppendUint16(dst, uint16(len(r.Properties)))
-	return append(dst, r.Properties...), nil
+	return append(dst, r.Properties...)
 }
 
 // EncodedSize is the TOTALSIZE AppendRecord writes for r, whose sysflag's

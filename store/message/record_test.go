@@ -62,6 +62,15 @@ func TestRecordRoundTrip(t *testing.T) {
 			require.Equal(t, uint64(r.StoreTimestamp), binary.BigEndian.Uint64(b[l.StoreTimestamp:]))
 			require.Equal(t, uint32(len(r.Body)), binary.BigEndian.Uint32(b[l.BodyLen:]))
 			require.Equal(t, r.Body, b[l.Body:l.Body+len(r.Body)])
+
+			// The same record in parts: the body goes at head.
+			r2 := sample(c.born, c.store)
+			parts, head, err := AppendRecordParts([]byte("prefix"), &r2)
+			require.NoError(t, err)
+			require.Equal(t, l.Body+len("prefix"), head)
+			whole := append(append(append([]byte(nil), parts[len("prefix"):head]...), r2.Body...), parts[head:]...)
+			require.Equal(t, b, whole)
+			require.Equal(t, r.TotalSize, r2.TotalSize)
 		})
 	}
 }

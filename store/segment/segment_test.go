@@ -248,7 +248,7 @@ func prefaultRace(t *testing.T, writes bool) {
 		}
 		rec := bytes.Repeat([]byte{byte(i%251 + 1)}, n)
 		if writes && n >= inlineZeroMin {
-			pos, err := s.Write(rec)
+			pos, err := s.Write(rec[:7], rec[7:n-5], rec[n-5:]) // head, body, tail
 			require.NoError(t, err)
 			require.Equal(t, rec, s.Mapped()[pos:s.Wrote()], "a write seen through the mapping")
 		} else {

@@ -7,12 +7,20 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// writePadded writes p at off followed by pad zero bytes, in one
-// pwritev(2) where it can (see Segment.Write for why the zeros).
-func writePadded(f File, p []byte, pad int, off int64) error {
-	iov := [][]byte{p, zeroStep[:pad]}
-	if pad == 0 {
-		iov = iov[:1]
+// maxParts is how many parts one Write gathers (the zeros are one more).
+const maxParts = 7
+
+// writePadded writes parts back to back at off followed by pad zero
+// bytes, in one pwritev(2) where it can (see Segment.Write for why the
+// zeros).
+func writePadded(f File, parts [][]byte, pad int, off int64) error {
+	if len(parts) > maxParts {
+		return writeEach(f, parts, off)
+	}
+	var buf [maxParts + 1][]byte
+	iov := append(buf[:0], parts...)
+	if pad > 0 {
+		iov = append(iov, zeroStep[:pad])
 	}
 	for {
 		n, err := unix.Pwritev(int(f.Fd()), iov, off)
@@ -21,11 +29,17 @@ func writePadded(f File, p []byte, pad int, off int64) error {
 			continue
 		case err != nil:
 			return err
-		case n < len(p):
-			// A short write (a signal, or the disk filling): the rest of
-			// the data the ordinary way, which reports why it cannot.
-			_, err := f.WriteAt(p[n:], off+int64(n))
-			return err
+		}
+		// A short write (a signal, or the disk filling): the rest of the
+		// data the ordinary way, which reports why it cannot go on.
+		for _, p := range parts {
+			if n < len(p) {
+				if _, err := f.WriteAt(p[n:], off+int64(n)); err != nil {
+					return err
+				}
+			}
+			n -= min(n, len(p))
+			off += int64(len(p))
 		}
 		return nil
 	}
