@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -32,6 +33,14 @@ func init() {
 		Tags:    tags("javaclient", "lifecycle", "migrate"),
 		Timeout: 4 * time.Minute,
 		Run:     brokerMigrateAfterKill,
+	}, &Scenario{
+		Name: "broker/migrate/pending-transaction",
+		Doc: "half messages left unknown on one implementation (their producer gone) are checked by the other after the " +
+			"switch: it reads the half and op topics and the check progress the first one wrote, asks the group's new " +
+			"producer, and delivers the committed ones once; a rolled-back one never comes",
+		Tags:    tags("javaclient", "transaction", "lifecycle", "migrate"),
+		Timeout: 4 * time.Minute,
+		Run:     brokerMigratePendingTx,
 	})
 }
 
@@ -155,6 +164,63 @@ func brokerMigrateAfterKill(ctx context.Context, env *Env) error {
 		}
 		env.Observe(fmt.Sprintf("after kill %d", i+1), fmt.Sprintf("%d messages", len(sent)))
 	}
+	return nil
+}
+
+// brokerMigratePendingTx relies, like brokerTxCheck, on the conformance
+// brokers' transactionCheckInterval of 1 s and transactionTimeOut of 6 s:
+// the switch comes well within the 15 checks (transactionCheckMax) a half
+// message gets while no producer of its group is there to answer.
+func brokerMigratePendingTx(ctx context.Context, env *Env) error {
+	const topic = "BrokerMigrateTx"
+	if err := createTopic(ctx, env, topic, migrateQueues, 6); err != nil {
+		return err
+	}
+	before := []msgSpec{
+		{Body: "mtx-commit-0", Tags: "TagTx"}, {Body: "mtx-rollback-0", Tags: "TagTx"},
+		{Body: "mtx-unknown-0", Tags: "TagTx", Keys: "key-mtx0", Props: map[string]string{"idx": "0"}},
+		{Body: "mtx-unknown-1", Tags: "TagTx", Keys: "key-mtx1", Props: map[string]string{"idx": "1"}},
+	}
+	// The group consumeReq's producer joins later (startTxProducer): the
+	// check goes to a producer of the half message's group.
+	sent, err := javaProduce(ctx, env, topic, "CONF_BROKER_PG", "transaction", before)
+	if err != nil {
+		return err
+	}
+	env.Observe("local states", strings.Join(txLocalStates(sent), " "))
+	if err := replaceBroker(ctx, env, env.Nodes.StopBroker); err != nil {
+		return err
+	}
+	if err := waitRoute(ctx, env, topic, 1); err != nil {
+		return err
+	}
+	after := []msgSpec{{Body: "mtx-commit-1", Tags: "TagTx"}}
+	res, err := javaConsume(ctx, env, consumeReq{Topic: topic, Group: "CONF_BROKER_MIGRATE_TX_CG", Prefix: "mtx", Count: 4,
+		Produce: after, ProduceMode: "transaction", Quiet: 3 * time.Second, Wait: 60 * time.Second})
+	if err != nil {
+		return err
+	}
+	// A message committed by a check carries how often it was checked
+	// (TRANSACTION_CHECK_TIMES, which both implementations add; how often
+	// depends on when the producer came back), then left out of the
+	// comparison with what was sent.
+	var checked []string
+	for _, m := range res.Messages {
+		if n, ok := m.Props["TRANSACTION_CHECK_TIMES"]; ok {
+			if times, err := strconv.Atoi(n); err != nil || times < 1 {
+				return fmt.Errorf("%s: TRANSACTION_CHECK_TIMES %q", m.Body, n)
+			}
+			checked = append(checked, m.Body)
+			delete(m.Props, "TRANSACTION_CHECK_TIMES")
+		}
+	}
+	slices.Sort(checked)
+	env.Observe("committed by a check", strings.Join(checked, ", "))
+	want := []msgSpec{before[0], before[2], before[3], after[0]}
+	if err := checkDelivered(want, res.Messages, false); err != nil {
+		return fmt.Errorf("after the switch: %w", err)
+	}
+	env.Observe("delivered after the switch", fmt.Sprintf("%d messages, each once", len(want)))
 	return nil
 }
 

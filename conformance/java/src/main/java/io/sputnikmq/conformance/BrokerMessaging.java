@@ -105,12 +105,16 @@ final class BrokerMessaging {
     }
 
     /**
-     * produce {ns, topic, group, mode: sync|async|oneway|batch, messages: [spec]}: one entry per
+     * produce {ns, topic, group, mode: sync|async|oneway|batch|transaction, messages: [spec]}: one entry per
      * message {body, status, brokerName, queueId, queueOffset} in spec order (oneway: status
-     * "ONEWAY", no queue).
+     * "ONEWAY", no queue). A transaction producer shuts down after its sends too, so the half
+     * messages it left unknown wait for a producer of the group that answers the check.
      */
     static List<Map<String, Object>> produce(JSONObject req) throws Exception {
-        DefaultMQProducer p = startProducer(req.getString("ns"), req.getString("group"));
+        String mode = req.getString("mode");
+        DefaultMQProducer p = mode != null && mode.startsWith("transaction")
+            ? startTxProducer(req.getString("ns"), req.getString("group"))
+            : startProducer(req.getString("ns"), req.getString("group"));
         try {
             return produceWith(p, req.getString("topic"), req.getString("mode"),
                 BrokerOps.objects(req.getJSONArray("messages")));
