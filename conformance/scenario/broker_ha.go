@@ -54,6 +54,16 @@ func init() {
 			},
 		)
 	}
+	Register(&Scenario{
+		Name: "broker/ha/slave-migrate",
+		Doc: "a slave stopped and replaced by the other implementation on the same config and store starts at the " +
+			"commit-log offset the first one reached, resumes replication from there, and serves every message of " +
+			"both to a Java consumer once the master is killed",
+		Tags:    []string{"broker", "ha", "javaclient", "lifecycle", "migrate"},
+		Needs:   Needs{Brokers: 1, Slave: true},
+		Timeout: 3 * time.Minute,
+		Run:     slaveMigrate,
+	})
 	for _, pair := range []struct {
 		name  string
 		tags  []string
@@ -147,4 +157,45 @@ func syncMasterSend(ctx context.Context, env *Env) error {
 		return fmt.Errorf("with the slave restarted: %w", err)
 	}
 	return nil
+}
+
+func slaveMigrate(ctx context.Context, env *Env) error {
+	const topic, n = "ConfHASlaveMigrate", 8
+	if err := createTopic(ctx, env, topic, 2, 6); err != nil {
+		return err
+	}
+	if err := waitSlaveTopic(ctx, env, topic); err != nil {
+		return err
+	}
+	prefix := runPrefix("slave-migrate")
+	if err := waitReplicated(ctx, env, topic, prefix+"-a", n); err != nil {
+		return fmt.Errorf("before the switch: %w", err)
+	}
+	before, err := commitLogMaxOffset(ctx, env, env.Slaves[0].Addr)
+	if err != nil {
+		return err
+	}
+	if err := env.Nodes.StopSlave(0); err != nil {
+		return err
+	}
+	if err := env.Nodes.SwitchSlave(0); err != nil {
+		return err
+	}
+	if err := env.Nodes.StartSlave(ctx, 0); err != nil {
+		return fmt.Errorf("start the other slave: %w", err)
+	}
+	// Nothing is sent in between: what the other slave reports first is
+	// what it recovered from the first one's commit log.
+	after, err := commitLogMaxOffset(ctx, env, env.Slaves[0].Addr)
+	if err != nil {
+		return err
+	}
+	if after != before {
+		return fmt.Errorf("the switched slave starts at commit-log offset %d; the first one stopped at %d", after, before)
+	}
+	env.Observe("switched slave starts where the first stopped", "yes")
+	if err := waitReplicated(ctx, env, topic, prefix+"-b", n); err != nil {
+		return fmt.Errorf("after the switch: %w", err)
+	}
+	return readSlaveWithoutMaster(ctx, env, topic, "ConfHASlaveMigrateCG", prefix, 2*n)
 }

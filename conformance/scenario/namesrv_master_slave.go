@@ -288,6 +288,13 @@ func killMasterReadSlave(ctx context.Context, env *Env, topic, group string) err
 	if err := waitSlaveTopic(ctx, env, topic); err != nil {
 		return err
 	}
+	return readSlaveWithoutMaster(ctx, env, topic, group, prefix, n)
+}
+
+// readSlaveWithoutMaster kills the master, checks the route keeps its
+// queue data with the slave's address alone, has a Java consumer read the
+// n messages of prefix from the slave, and starts the master again.
+func readSlaveWithoutMaster(ctx context.Context, env *Env, topic, group, prefix string, n int) error {
 	name := env.Brokers[0].Name
 	if err := env.Nodes.KillBroker(0); err != nil {
 		return err

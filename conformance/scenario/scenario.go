@@ -91,10 +91,12 @@ type Control interface {
 	// configuration file, ports and store: the in-place migration an
 	// operator does. The runner switches it back after the scenario.
 	SwitchBroker(i int) error
-	// KillSlave and StartSlave do the same for the slave of broker group
-	// i (Needs.Slave).
+	// KillSlave, StopSlave, StartSlave and SwitchSlave do the same for
+	// the slave of broker group i (Needs.Slave).
 	KillSlave(i int) error
+	StopSlave(i int) error
 	StartSlave(ctx context.Context, i int) error
+	SwitchSlave(i int) error
 	// KillNamesrv and StartNamesrv do the same for the name server.
 	KillNamesrv() error
 	StartNamesrv(ctx context.Context) error

@@ -336,6 +336,22 @@ func (k control) KillSlave(i int) error {
 	return s.Kill()
 }
 
+func (k control) StopSlave(i int) error {
+	s, err := k.slave(i)
+	if err != nil {
+		return err
+	}
+	return s.Stop(30 * time.Second)
+}
+
+func (k control) SwitchSlave(i int) error {
+	s, err := k.slave(i)
+	if err != nil {
+		return err
+	}
+	return s.SwitchImpl()
+}
+
 func (k control) StartSlave(ctx context.Context, i int) error {
 	s, err := k.slave(i)
 	if err != nil {
