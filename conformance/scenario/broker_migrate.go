@@ -312,21 +312,32 @@ func migrateRead(ctx context.Context, env *Env, keys map[string]int) (*migrateSt
 		return nil, err
 	}
 	for k, want := range keys {
-		out, err := mqadminOK(ctx, env, "queryMsgByKey", "-n", env.Namesrv, "-t", migrateTopic, "-k", k)
+		lines, err := queryMsgByKey(ctx, env, migrateTopic, k, want)
 		if err != nil {
 			return nil, err
 		}
-		var lines []string
-		for _, l := range strings.Split(out, "\n") {
-			if f := strings.Fields(l); len(f) == 3 && !strings.HasPrefix(f[0], "#") {
-				lines = append(lines, strings.Join(f, " ")+"\n")
-			}
-		}
-		if len(lines) != want {
-			return nil, fmt.Errorf("queryMsgByKey %s found %d messages, want %d:\n%s", k, len(lines), want, out)
-		}
-		slices.Sort(lines)
 		st.keys[k] = strings.Join(lines, "")
 	}
 	return st, nil
+}
+
+// queryMsgByKey runs the real mqadmin queryMsgByKey and returns the
+// messages it lists ("msgId queueId queueOffset" lines, sorted), which
+// must be want.
+func queryMsgByKey(ctx context.Context, env *Env, topic, key string, want int) ([]string, error) {
+	out, err := mqadminOK(ctx, env, "queryMsgByKey", "-n", env.Namesrv, "-t", topic, "-k", key)
+	if err != nil {
+		return nil, err
+	}
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Fields(l); len(f) == 3 && !strings.HasPrefix(f[0], "#") {
+			lines = append(lines, strings.Join(f, " ")+"\n")
+		}
+	}
+	if len(lines) != want {
+		return nil, fmt.Errorf("queryMsgByKey %s found %d messages, want %d:\n%s", key, len(lines), want, out)
+	}
+	slices.Sort(lines)
+	return lines, nil
 }
