@@ -309,6 +309,13 @@ func (s *Segment) room(n int) (int64, error) {
 	return pos, nil
 }
 
+// pastPrefault reports whether an append ending at end reaches past what
+// the prefault has done, where it may be writing zeros now: the append
+// then holds zeroMu, which each prefault step holds too.
+func (s *Segment) pastPrefault(end int64) bool {
+	return s.prefaultOn.Load() && end > s.prefaulted.Load()
+}
+
 // Append reserves n bytes at the write position, lets fill write them in
 // place, and returns their position in the segment. Only one goroutine may
 // append to a segment at a time.
@@ -318,9 +325,9 @@ func (s *Segment) Append(n int, fill func(b []byte)) (int64, error) {
 		return 0, err
 	}
 	end := pos + int64(n)
-	if s.prefaultOn.Load() && end > s.prefaulted.Load() {
-		// Past the prefault: it may be writing zeros there now. A large
-		// record it fell behind brings its pages in itself, the same way.
+	if s.pastPrefault(end) {
+		// A large record the prefault fell behind brings its pages in
+		// itself, the same way.
 		s.zeroMu.Lock()
 		defer s.zeroMu.Unlock()
 		if n >= inlineZeroMin {
@@ -361,9 +368,7 @@ func (s *Segment) Write(parts ...[]byte) (int64, error) {
 		return 0, err
 	}
 	end := pos + int64(n)
-	if s.prefaultOn.Load() && end > s.prefaulted.Load() {
-		// The prefault may be writing zeros past prefaulted now; ours go
-		// first and its next step starts after them.
+	if s.pastPrefault(end) { // ours go first, its next step after them
 		s.zeroMu.Lock()
 		defer s.zeroMu.Unlock()
 	}
