@@ -49,7 +49,13 @@ func crashChild(root string) {
 	}
 }
 
+// crashBody is mostly short; every fifth body is 33-40 KiB, a put the
+// commit log writes with pwritev (and 64 KiB segments then end with
+// blanks of 32 KiB and more, written the same way).
 func crashBody(seq int) string {
+	if seq%5 == 2 {
+		return fmt.Sprintf("message %d %s", seq, strings.Repeat("y", 33<<10+seq*97%(7<<10)))
+	}
 	return fmt.Sprintf("message %d %s", seq, strings.Repeat("x", seq%500))
 }
 
@@ -59,7 +65,7 @@ type ack struct {
 
 // TestKill9SyncFlush kills a SYNC_FLUSH writer at random moments, 20
 // times on one store, and checks after each crash that every acknowledged
-// message is back at its offsets with its body.
+// message is back at its offsets with its body, large ones included.
 func TestKill9SyncFlush(t *testing.T) {
 	if root := os.Getenv("SPUTNIK_CRASH_CHILD"); root != "" {
 		crashChild(root)
