@@ -14,25 +14,19 @@ package scenario
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strconv"
-	"time"
 )
 
 func init() {
 	Register(&Scenario{
 		Name: "broker/mqadmin/updateBrokerConfig",
 		Doc: "mqadmin updateBrokerConfig changes a value getBrokerConfig shows at once and after a restart (persisted to " +
-			"the -c file); brokerPermission=4 re-registers the broker, read-only " +
-			"in the route, and 6 makes it writable again",
+			"the -c file); brokerPermission=4 re-registers the broker, read-only in the route, and 6 makes it writable again",
 		Tags:    tags("mqadmin", "lifecycle"),
 		Timeout: brokerScenarioLimit,
 		Run:     mqadminUpdateBrokerConfig,
 	})
 }
-
-// brokerConfigLineRE is one "key=value" line of getBrokerConfig.
-var brokerConfigLineRE = regexp.MustCompile(`(?m)^([A-Za-z]\w*)\s*=\s*(.*?)\s*$`)
 
 // brokerConfigValue reads key from the real mqadmin getBrokerConfig.
 func brokerConfigValue(ctx context.Context, env *Env, key string) (string, error) {
@@ -40,7 +34,7 @@ func brokerConfigValue(ctx context.Context, env *Env, key string) (string, error
 	if err != nil {
 		return "", err
 	}
-	for _, m := range brokerConfigLineRE.FindAllStringSubmatch(out, -1) {
+	for _, m := range adminConfigLine.FindAllStringSubmatch(out, -1) {
 		if m[1] == key {
 			return m[2], nil
 		}
@@ -56,10 +50,10 @@ func updateBrokerConfig(ctx context.Context, env *Env, key, value string) error 
 		return err
 	}
 	env.Observe("updateBrokerConfig "+key+"="+value, maskAdmin(env, out))
-	return awaitBrokerConfig(ctx, env, key, value, "after the update")
+	return checkBrokerConfig(ctx, env, key, value, "after the update")
 }
 
-func awaitBrokerConfig(ctx context.Context, env *Env, key, want, when string) error {
+func checkBrokerConfig(ctx context.Context, env *Env, key, want, when string) error {
 	got, err := brokerConfigValue(ctx, env, key)
 	if err != nil {
 		return fmt.Errorf("%s: %w", when, err)
@@ -68,23 +62,6 @@ func awaitBrokerConfig(ctx context.Context, env *Env, key, want, when string) er
 		return fmt.Errorf("%s: getBrokerConfig %s=%s, want %s", when, key, got, want)
 	}
 	return nil
-}
-
-// awaitRoutePerm waits until the route of topic gives broker 0's queues
-// permission perm.
-func awaitRoutePerm(ctx context.Context, env *Env, topic string, perm int) error {
-	return Eventually(ctx, routeVisibleTimeout, 500*time.Millisecond, func() error {
-		rd, err := rawRoute(ctx, env, topic, javaVersion409)
-		if err != nil {
-			return err
-		}
-		for _, q := range rd.QueueDatas {
-			if q.BrokerName == env.Brokers[0].Name && q.Perm != perm {
-				return fmt.Errorf("route of %s: %s perm %d, want %d", topic, q.BrokerName, q.Perm, perm)
-			}
-		}
-		return nil
-	})
 }
 
 func mqadminUpdateBrokerConfig(ctx context.Context, env *Env) error {
@@ -104,6 +81,19 @@ func mqadminUpdateBrokerConfig(ctx context.Context, env *Env) error {
 		return fmt.Errorf("%s=%q: %w", key, orig, err)
 	}
 	changed := strconv.Itoa(n + 211)
+	perm, err := brokerConfigValue(ctx, env, "brokerPermission")
+	if err != nil {
+		return err
+	}
+	// What the scenario changed and has not set back yet, set back if it
+	// fails half-way: the scenarios after it share the broker.
+	restore := map[string]string{key: orig, "brokerPermission": perm}
+	defer func() {
+		for k, v := range restore {
+			_, _, _ = env.Java.MQAdmin(context.WithoutCancel(ctx), "updateBrokerConfig", "-n", env.Namesrv,
+				"-b", env.Brokers[0].Addr, "-k", k, "-v", v)
+		}
+	}()
 	if err := updateBrokerConfig(ctx, env, key, changed); err != nil {
 		return err
 	}
@@ -118,27 +108,29 @@ func mqadminUpdateBrokerConfig(ctx context.Context, env *Env) error {
 	if err := waitRoute(ctx, env, topic, 1); err != nil {
 		return err
 	}
-	if err := awaitBrokerConfig(ctx, env, key, changed, "after a restart"); err != nil {
+	if err := checkBrokerConfig(ctx, env, key, changed, "after a restart"); err != nil {
 		return err
 	}
 	if err := updateBrokerConfig(ctx, env, key, orig); err != nil {
 		return err
 	}
+	delete(restore, key)
 
 	// brokerPermission re-registers at once: read-only in the route, then
 	// writable again.
 	if err := updateBrokerConfig(ctx, env, "brokerPermission", "4"); err != nil {
 		return err
 	}
-	if err := awaitRoutePerm(ctx, env, topic, 4); err != nil {
+	if err := awaitRoutePerm(ctx, env, topic, env.Brokers[0].Name, 4, routeVisibleTimeout); err != nil {
 		return fmt.Errorf("brokerPermission=4: %w", err)
 	}
-	if err := updateBrokerConfig(ctx, env, "brokerPermission", "6"); err != nil {
+	if err := updateBrokerConfig(ctx, env, "brokerPermission", perm); err != nil {
 		return err
 	}
-	if err := awaitRoutePerm(ctx, env, topic, 6); err != nil {
-		return fmt.Errorf("brokerPermission=6: %w", err)
+	if err := awaitRoutePerm(ctx, env, topic, env.Brokers[0].Name, 6, routeVisibleTimeout); err != nil {
+		return fmt.Errorf("brokerPermission=%s: %w", perm, err)
 	}
+	delete(restore, "brokerPermission")
 	env.Observe("route permission", "4 after brokerPermission=4, 6 after brokerPermission=6")
 	return nil
 }

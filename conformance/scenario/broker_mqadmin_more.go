@@ -109,7 +109,6 @@ var (
 	adminOffsetIDRE = regexp.MustCompile(`OffsetID:\s+([0-9A-F]{32,})`)
 	adminUniqKeyRE  = regexp.MustCompile(`UNIQ_KEY=([0-9A-F]{32,})`)
 	adminRTRE       = regexp.MustCompile(`(?m)^(\S+\s+)\d+(\s+\S+\s+)\d+$`)
-	adminConfigRE   = regexp.MustCompile(`(?m)^([A-Za-z]\w*)\s*=`)
 )
 
 // dailyOpsByID runs the commands that take the ids queryMsgByOffset
@@ -144,7 +143,7 @@ func dailyOpsByID(ctx context.Context, env *Env, byOffset, topic, permTopic stri
 			text = adminRTRE.ReplaceAllString(maskDaily(env, out, ""), "${1}<qid>${2}<rt>")
 		case "getBrokerConfig": // values hold paths and ports: the keys, in Java's order
 			var keys []string
-			for _, m := range adminConfigRE.FindAllStringSubmatch(out, -1) {
+			for _, m := range adminConfigLine.FindAllStringSubmatch(out, -1) {
 				keys = append(keys, m[1])
 			}
 			text = strings.Join(keys, "\n")

@@ -188,7 +188,10 @@ func mqadminTopicList(ctx context.Context, env *Env) error {
 	return nil
 }
 
-var namesrvConfigLine = regexp.MustCompile(`^(\S+)\s+=  (.*)$`)
+// adminConfigLine is one "key  =  value" line of getNamesrvConfig and
+// getBrokerConfig (printf "%-50s=  %s": a key of 50 characters or more
+// has no space before its "=").
+var adminConfigLine = regexp.MustCompile(`(?m)^([^\s=]+)\s*=  (.*)$`)
 
 func mqadminGetNamesrvConfig(ctx context.Context, env *Env) error {
 	out, err := mqadminOK(ctx, env, "getNamesrvConfig", "-n", env.Namesrv)
@@ -201,7 +204,7 @@ func mqadminGetNamesrvConfig(ctx context.Context, env *Env) error {
 	}
 	cfg := map[string]string{}
 	for _, l := range lines[1:] {
-		m := namesrvConfigLine.FindStringSubmatch(l)
+		m := adminConfigLine.FindStringSubmatch(l)
 		if m == nil {
 			return fmt.Errorf("getNamesrvConfig: unexpected line %q", l)
 		}
@@ -275,18 +278,6 @@ func mqadminWritePerm(ctx context.Context, env *Env) error {
 			env.Java.MQAdmin(context.WithoutCancel(ctx), "addWritePerm", "-n", env.Namesrv, "-b", broker)
 		}
 	}()
-	perm := func() (int, error) {
-		rd, err := rawRoute(ctx, env, topic, javaVersion409)
-		if err != nil {
-			return 0, err
-		}
-		for _, q := range rd.QueueDatas {
-			if q.BrokerName == broker {
-				return q.Perm, nil
-			}
-		}
-		return 0, fmt.Errorf("%s not in route of %s", broker, topic)
-	}
 	// Java 4.9.8 RouteInfoManager.operateWritePermOfBroker counts the topics
 	// with queue data of the broker: with one broker, every topic.
 	var topics []string
@@ -316,20 +307,32 @@ func mqadminWritePerm(ctx context.Context, env *Env) error {
 		}
 		// The count depends on what ran before; it was checked above.
 		obs = append(obs, env.Mask(strings.Replace(strings.TrimSpace(out), "OK, "+m[4], "OK, <n>", 1)))
-		err = Eventually(ctx, 5*time.Second, 200*time.Millisecond, func() error {
-			p, err := perm()
-			if err == nil && p != step.perm {
-				err = fmt.Errorf("after %s perm of %s on %s is %d, want %d", step.cmd, topic, broker, p, step.perm)
-			}
-			return err
-		})
-		if err != nil {
-			return err
+		if err := awaitRoutePerm(ctx, env, topic, broker, step.perm, 5*time.Second); err != nil {
+			return fmt.Errorf("after %s: %w", step.cmd, err)
 		}
 	}
 	restored = true
 	env.Observe("write perm", strings.Join(obs, "\n"))
 	return nil
+}
+
+// awaitRoutePerm waits until the route of topic gives broker's queue data
+// permission perm.
+func awaitRoutePerm(ctx context.Context, env *Env, topic, broker string, perm int, within time.Duration) error {
+	return Eventually(ctx, within, 200*time.Millisecond, func() error {
+		rd, err := rawRoute(ctx, env, topic, javaVersion409)
+		if err != nil {
+			return err
+		}
+		i := slices.IndexFunc(rd.QueueDatas, func(q rawclient.QueueData) bool { return q.BrokerName == broker })
+		switch {
+		case i < 0:
+			return fmt.Errorf("%s not in route of %s", broker, topic)
+		case rd.QueueDatas[i].Perm != perm:
+			return fmt.Errorf("perm of %s on %s is %d, want %d", topic, broker, rd.QueueDatas[i].Perm, perm)
+		}
+		return nil
+	})
 }
 
 // topicsOnBroker counts the topics whose route has queue data of broker.

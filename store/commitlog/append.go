@@ -236,12 +236,6 @@ func (c *CommitLog) place(seg *segment.Segment, n int, ts int64, fill func(b []b
 	return nil
 }
 
-// throughMapping reports whether place writes n bytes into seg through
-// the mapping.
-func (c *CommitLog) throughMapping(seg *segment.Segment, n int) bool {
-	return !c.stagedFor(seg) && n < writeMin
-}
-
 // writes reports whether n bytes go to seg with pwrite(2).
 func (c *CommitLog) writes(seg *segment.Segment, n int) bool {
 	return !c.stagedFor(seg) && n >= writeMin
@@ -294,9 +288,9 @@ func (c *CommitLog) segmentFor(n int64) (*segment.Segment, error) {
 		return nil, fmt.Errorf("%w: %w", ErrCreateSegment, err)
 	}
 	if rem := seg.Remaining(); n+message.BlankSize > rem {
-		mapped := c.throughMapping(seg, int(rem))
+		buffered := c.stagedFor(seg) || c.writes(seg, int(rem)) // fill gets a buffer, not the file's zeros
 		err := c.place(seg, int(rem), c.cfg.Now(), func(b []byte) {
-			if !mapped {
+			if buffered {
 				clear(b) // Java's blank is zeros past its 8 bytes, as the file is
 			}
 			_ = message.PutBlank(b, int32(rem))
