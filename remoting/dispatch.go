@@ -182,8 +182,8 @@ type panicError struct{ v any }
 
 func (e *panicError) Error() string { return fmt.Sprintf("panic: %v", e.v) }
 
-// callHandler calls h, turning a panic into a *panicError and a log line
-// with the stack.
+// callHandler calls the endpoint's BeforeRequest hook, then h, turning a
+// panic in either into a *panicError and a log line with the stack.
 func (c *Conn) callHandler(h Handler, req *wire.Command) (resp *wire.Command, err error) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -192,5 +192,10 @@ func (c *Conn) callHandler(h Handler, req *wire.Command) (resp *wire.Command, er
 			resp, err = nil, &panicError{v: v}
 		}
 	}()
+	if before := c.ep.before; before != nil {
+		if err := before(c, req); err != nil {
+			return nil, err
+		}
+	}
 	return h(c.ctx, c, req)
 }

@@ -122,6 +122,7 @@ type connConfig struct {
 	writeTimeout time.Duration
 	serialize    wire.SerializeType // the endpoint's default
 	hooks        ConnHooks
+	before       func(*Conn, *wire.Command) error // ServerConfig.BeforeRequest
 }
 
 func (c *connConfig) fill() {

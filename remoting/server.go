@@ -45,6 +45,13 @@ type ServerConfig struct {
 	// SO_RCVBUF of accepted connections (serverSocketSndBufSize,
 	// serverSocketRcvBufSize; 0 leaves the system's).
 	SocketSndBuf, SocketRcvBuf int
+	// BeforeRequest, when set, is called with every request about to be
+	// handled (after the processor is found and takes it, before its
+	// handler; Java's RPCHook.doBeforeRequest, as the broker's ACL
+	// registers it). An error answers the request as a handler's error
+	// would: SYSTEM_ERROR with the error's text, or the code of a
+	// *protocol.Error.
+	BeforeRequest func(c *Conn, req *wire.Command) error
 }
 
 // Server accepts remoting connections and dispatches their requests.
@@ -75,6 +82,7 @@ func NewServer(cfg ServerConfig) *Server {
 		writeTimeout: cfg.WriteTimeout,
 		serialize:    cfg.DefaultSerialize,
 		hooks:        cfg.Hooks,
+		before:       cfg.BeforeRequest,
 	}, limit)
 	s := &Server{ep: ep, conns: make(map[*Conn]struct{})}
 	s.listenAddr = cfg.ListenAddr

@@ -398,3 +398,52 @@ func TestCutQueued(t *testing.T) {
 	waitFor(t, 5*time.Second, func() bool { return s.ep.handlers.n.Load() == 0 })
 	assert.Equal(t, int32(1), b.started.Load(), "the cut request never ran")
 }
+
+// Java 4.9.8 NettyRemotingAbstract.processRequestCommand runs the RPC
+// hooks inside the request's task: an exception there is answered
+// SYSTEM_ERROR with the exception's description (a new command, in the
+// server's serialize type), nothing for a oneway request; a code with no
+// processor never reaches the hooks.
+func TestBeforeRequest(t *testing.T) {
+	var seen atomic.Int32
+	cfg := ServerConfig{DefaultSerialize: wire.SerializeRocketMQ, BeforeRequest: func(c *Conn, req *wire.Command) error {
+		seen.Add(1)
+		if v, _ := req.ExtValue("AccessKey"); v != "good" {
+			return errors.New("AclException: No acl config for " + v)
+		}
+		return nil
+	}}
+	s := startServer(t, cfg, func(s *Server) {
+		s.RegisterProcessor([]protocol.RequestCode{codeEcho}, echoProcessor(0))
+		s.RegisterProcessor([]protocol.RequestCode{codeNil}, Processor{Handler: echo, Inline: true})
+	})
+	r := dialRaw(t, s)
+	for i, code := range []protocol.RequestCode{codeEcho, codeNil} {
+		bad := request(code, wire.SerializeJSON, "x")
+		bad.Opaque = int32(10 + i)
+		bad.AddExt("AccessKey", "bad")
+		r.send(bad)
+		resp := r.read()
+		assert.Equal(t, int32(protocol.RespSystemError), resp.Code)
+		assert.Equal(t, "AclException: No acl config for bad", resp.Remark)
+		assert.Equal(t, int32(10+i), resp.Opaque)
+		assert.Equal(t, wire.SerializeRocketMQ, resp.Serialize)
+
+		oneway := request(code, wire.SerializeJSON, "x")
+		oneway.MarkOneway()
+		r.send(oneway)
+		good := request(code, wire.SerializeJSON, "y")
+		good.Opaque = int32(20 + i)
+		good.AddExt("AccessKey", "good")
+		r.send(good)
+		resp = r.read() // the oneway request got no answer
+		assert.Equal(t, int32(protocol.RespSuccess), resp.Code)
+		assert.Equal(t, int32(20+i), resp.Opaque)
+		assert.Equal(t, "y", string(resp.Body))
+	}
+	before := seen.Load()
+	r.send(request(9999, wire.SerializeJSON, ""))
+	resp := r.read()
+	assert.Equal(t, int32(protocol.RespRequestCodeNotSupported), resp.Code)
+	assert.Equal(t, before, seen.Load(), "no processor, no hook")
+}
