@@ -112,10 +112,10 @@ func blackList(configBlackList string) []string {
 }
 
 // javaSplit is String.split with a one-char literal separator: trailing
-// empty strings dropped.
+// empty strings dropped ("" stays one empty string, ",," gives none).
 func javaSplit(s, sep string) []string {
 	parts := strings.Split(s, sep)
-	for len(parts) > 1 && parts[len(parts)-1] == "" {
+	for len(parts) > 0 && parts[len(parts)-1] == "" && s != "" {
 		parts = parts[:len(parts)-1]
 	}
 	return parts

@@ -20,6 +20,7 @@ import (
 	"github.com/panjf2000/ants/v2"
 	"github.com/sirupsen/logrus"
 
+	"github.com/sputnikmq/sputnik/broker/acl"
 	"github.com/sputnikmq/sputnik/broker/body"
 	"github.com/sputnikmq/sputnik/broker/brokerconfig"
 	"github.com/sputnikmq/sputnik/broker/clients"
@@ -66,6 +67,7 @@ type Broker struct {
 	hold      *longpoll.Holder
 	stats     *stats.Manager
 	daily     *dailyRecorder
+	acl       *acl.Manager // nil without aclEnable
 	server    *remoting.Server
 	vip       *remoting.Server // listenPort-2 (Java's fastRemotingServer)
 	client    *remoting.Client
@@ -85,19 +87,15 @@ type Broker struct {
 // New builds the broker from its configuration and opens the store
 // (recovering it); nothing listens until Start.
 //
-// A configuration with aclEnable=true is refused (ErrACLUnsupported):
-// Sputnik does not check access yet, and serving every client without the
-// checks the operator asked for would be worse than not starting. So is
-// enableDLegerCommitLog=true (ErrDLedgerUnsupported), and a
-// messageStorePlugIn (ErrStorePluginUnsupported).
+// With aclEnable=true it loads the ACL files (acl_check.go); one that
+// cannot be read or parsed stops the start. A configuration with
+// enableDLegerCommitLog=true is refused (ErrDLedgerUnsupported), and so
+// is a messageStorePlugIn (ErrStorePluginUnsupported).
 func New(cfg *brokerconfig.Startup, opt Options) (*Broker, error) {
 	if opt.Log == nil {
 		l := logrus.New()
 		l.SetLevel(logrus.PanicLevel)
 		opt.Log = logrus.NewEntry(l)
-	}
-	if cfg.Broker.ACLEnable {
-		return nil, ErrACLUnsupported
 	}
 	if cfg.Store.EnableDLegerCommitLog {
 		return nil, ErrDLedgerUnsupported
@@ -106,6 +104,9 @@ func New(cfg *brokerconfig.Startup, opt Options) (*Broker, error) {
 		return nil, fmt.Errorf("%w: messageStorePlugIn=%s", ErrStorePluginUnsupported, p)
 	}
 	b := &Broker{cfg: cfg, opt: opt, log: opt.Log, stop: make(chan struct{})}
+	if err := b.openACL(); err != nil {
+		return nil, err
+	}
 	if err := b.openManagers(); err != nil {
 		return nil, err
 	}
@@ -118,11 +119,6 @@ func New(cfg *brokerconfig.Startup, opt Options) (*Broker, error) {
 	return b, nil
 }
 
-// ErrACLUnsupported: the configuration enables ACL, which Sputnik does not
-// implement yet.
-var ErrACLUnsupported = errors.New("aclEnable=true: this Sputnik build does not implement ACL (plain_acl.yml); " +
-	"refusing to start rather than accept every client unchecked. Set aclEnable=false, or keep a Java broker, to run")
-
 // ErrDLedgerUnsupported: the configuration stores the commit log through
 // DLedger (a different file format and Raft replication), which Sputnik
 // does not implement.
@@ -134,6 +130,27 @@ var ErrDLedgerUnsupported = errors.New("enableDLegerCommitLog=true: this Sputnik
 // Java cannot start either without them on its class path.
 var ErrStorePluginUnsupported = errors.New("this Sputnik build cannot load Java message store plugins; " +
 	"refusing to start rather than run without them. Remove messageStorePlugIn, or keep a Java broker")
+
+// openACL loads the ACL files when aclEnable is set.
+func (b *Broker) openACL() error {
+	if !b.cfg.Broker.ACLEnable {
+		return nil
+	}
+	m, err := acl.Open(acl.Options{Home: b.cfg.ACLHome, PlainFile: b.cfg.ACLPlainFile, Log: b.log.WithField("component", "acl")})
+	if err != nil {
+		return fmt.Errorf("broker: aclEnable=true: %w", err)
+	}
+	b.acl = m
+	return nil
+}
+
+// beforeRequest is the servers' request hook: the ACL check, or none.
+func (b *Broker) beforeRequest() func(*remoting.Conn, *wire.Command) error {
+	if b.acl == nil {
+		return nil
+	}
+	return aclGuard{b.acl}.before
+}
 
 func (b *Broker) openManagers() error {
 	bc, root := &b.cfg.Broker, b.cfg.Store.StorePathRootDir
@@ -264,6 +281,9 @@ func (b *Broker) Start() error {
 		"register": time.Since(t2).String()}).Info("broker started")
 	b.goService(func() { b.reg.run(b.stop, b.registerPeriod()) })
 	b.goService(func() { _ = b.offsets.Run(ctx) })
+	if b.acl != nil {
+		b.goService(func() { b.acl.Run(ctx) })
+	}
 	b.goService(func() {
 		runEvery(ctx, consumerFilterPersistPeriod, consumerFilterPersistPeriod, func() {
 			if err := b.filters.Persist(); err != nil {
@@ -353,8 +373,8 @@ func (b *Broker) startServer() error {
 	b.locks = clients.NewRebalanceLockManager(time.Now, b.log.WithField("component", "locks"), 0)
 	b.server = remoting.NewServer(remoting.ServerConfig{
 		ListenAddr: addr, Log: b.log.WithField("component", "remoting"), DefaultSerialize: b.opt.Serialize,
-		IdleTimeout:  time.Duration(b.cfg.NettyServer.ServerChannelMaxIdleTimeSeconds) * time.Second,
-		Hooks:        remoting.ConnHooks{OnClose: b.connClosed},
+		IdleTimeout: time.Duration(b.cfg.NettyServer.ServerChannelMaxIdleTimeSeconds) * time.Second,
+		Hooks:       remoting.ConnHooks{OnClose: b.connClosed}, BeforeRequest: b.beforeRequest(),
 		SocketSndBuf: int(b.cfg.NettyServer.ServerSocketSndBufSize), SocketRcvBuf: int(b.cfg.NettyServer.ServerSocketRcvBufSize),
 	})
 	if err := b.server.Listen(); err != nil {
@@ -362,8 +382,8 @@ func (b *Broker) startServer() error {
 	}
 	b.vip = remoting.NewServer(remoting.ServerConfig{
 		ListenAddr: vipAddr(addr, b.listenPort()), Log: b.log.WithField("component", "remoting-vip"), DefaultSerialize: b.opt.Serialize,
-		IdleTimeout:  time.Duration(b.cfg.NettyServer.ServerChannelMaxIdleTimeSeconds) * time.Second,
-		Hooks:        remoting.ConnHooks{OnClose: b.connClosed},
+		IdleTimeout: time.Duration(b.cfg.NettyServer.ServerChannelMaxIdleTimeSeconds) * time.Second,
+		Hooks:       remoting.ConnHooks{OnClose: b.connClosed}, BeforeRequest: b.beforeRequest(),
 		SocketSndBuf: int(b.cfg.NettyServer.ServerSocketSndBufSize), SocketRcvBuf: int(b.cfg.NettyServer.ServerSocketRcvBufSize),
 	})
 	if err := b.vip.Listen(); err != nil {
@@ -475,7 +495,8 @@ func (b *Broker) registerAdminHandlers(groupsF *groups.Manager) {
 		log: b.log.WithField("component", "transaction")}).register)
 	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&halfAdmin{store: b.store,
 		log: b.log.WithField("component", "transaction")}).register)
-	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, aclAdmin{}.register)
+	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&aclAdmin{m: b.acl, brokerName: bc.BrokerName,
+		clusterName: bc.BrokerClusterName, brokerAddr: b.Addr}).register)
 	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&maintAdmin{store: b.store, topics: b.topics,
 		log: b.log.WithField("component", "admin"), topicsDeleted: b.statsTopicsDeleted}).register)
 	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&consumerAdmin{store: b.store, topics: b.topics, offsets: b.offsets,

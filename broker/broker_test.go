@@ -29,7 +29,13 @@ import (
 // files and no name server.
 func startBroker(t testing.TB, extra ...string) (*Broker, *remoting.Client) {
 	t.Helper()
-	dir := t.TempDir()
+	return startBrokerIn(t, t.TempDir(), extra...)
+}
+
+// startBrokerIn is startBroker with dir as ROCKETMQ_HOME and the store's
+// parent.
+func startBrokerIn(t testing.TB, dir string, extra ...string) (*Broker, *remoting.Client) {
+	t.Helper()
 	conf := filepath.Join(dir, "broker.conf")
 	lines := []string{
 		"brokerName=broker-t", "brokerIP1=127.0.0.1", "brokerIP2=127.0.0.1",

@@ -105,6 +105,12 @@ type Startup struct {
 	// BrokerLogDir is the brokerLogDir system property logback_broker.xml
 	// puts between rocketmqlogs/ and the file names.
 	BrokerLogDir string
+	// ACLHome is where the ACL files are looked for with aclEnable: the
+	// rocketmq.home.dir system property, else ROCKETMQ_HOME, never the -c
+	// file's rocketmqHome (Java's PlainPermissionManager.fileHome); ""
+	// when neither is set. ACLPlainFile is the default ACL file relative
+	// to it (-Drocketmq.acl.plain.file, conf/plain_acl.yml).
+	ACLHome, ACLPlainFile string
 
 	Print PrintMode
 	// Exit is non-nil when start-up must stop (help, -p/-m are not exits:
@@ -189,6 +195,13 @@ func (m Machine) defaults() (*Startup, error) {
 	}
 	if v, ok := m.sysProp("rocketmq.namesrv.domain"); ok {
 		s.AddressServerDomain = v
+	}
+	if home := m.propOrEnv("rocketmq.home.dir", "ROCKETMQ_HOME"); home != nil {
+		s.ACLHome = *home
+	}
+	s.ACLPlainFile = "conf/plain_acl.yml"
+	if v, ok := m.sysProp("rocketmq.acl.plain.file"); ok {
+		s.ACLPlainFile = v
 	}
 	if v, ok := m.sysProp("rocketmq.namesrv.domain.subgroup"); ok {
 		s.AddressServerSubGroup = v

@@ -47,13 +47,13 @@ func TestHelpAndPrint(t *testing.T) {
 	require.Contains(t, stdout.String(), "mappedFileSizeCommitLog=1073741824")
 }
 
-// aclEnable=true, enableDLegerCommitLog=true and a messageStorePlugIn are
-// refused with a message saying why, before anything is opened: Sputnik
-// implements none and must not serve unchecked or ignore a DLedger store
-// or a plugin.
+// enableDLegerCommitLog=true, a messageStorePlugIn and, with aclEnable=true,
+// an ACL file that does not parse are refused with a message saying why,
+// before anything is opened: Sputnik must not ignore a DLedger store or a
+// plugin, nor serve without the access rules the operator wrote.
 func TestUnsupportedFeaturesRefused(t *testing.T) {
 	for _, tc := range []struct{ line, msg string }{
-		{"aclEnable=true", "aclEnable=true: this Sputnik build does not implement ACL"},
+		{"aclEnable=true", "broker: aclEnable=true: "},
 		{"enableDLegerCommitLog=true", "enableDLegerCommitLog=true: this Sputnik build does not implement the DLedger commit log"},
 		{"messageStorePlugIn=com.example.AuditStore", "cannot load Java message store plugins; refusing to start rather than run without them. Remove messageStorePlugIn, or keep a Java broker: messageStorePlugIn=com.example.AuditStore"},
 	} {
@@ -64,6 +64,9 @@ func TestUnsupportedFeaturesRefused(t *testing.T) {
 			src, err := os.ReadFile(repoFile("distribution/conf/broker.conf"))
 			require.NoError(t, err)
 			require.NoError(t, os.WriteFile(conf, append(src, "\n"+tc.line+"\n"...), 0o644))
+			brokenACL := filepath.Join(home, "conf", "plain_acl.yml")
+			require.NoError(t, os.MkdirAll(filepath.Dir(brokenACL), 0o755))
+			require.NoError(t, os.WriteFile(brokenACL, []byte("accounts:\n  - accessKey: [unclosed\n"), 0o644))
 			env := []string{"HOME=" + home, "ROCKETMQ_HOME=" + home, "SPUTNIK_LISTEN_ADDR=127.0.0.1:0"}
 			var stdout, stderr bytes.Buffer
 			code := run([]string{"-c", conf}, env, &stdout, &stderr, func() int { return 143 })
