@@ -169,6 +169,11 @@ func (l *Launcher) StartBroker(ctx context.Context, impl Impl, o BrokerOptions) 
 		return nil, err
 	}
 	n.other, n.otherErr = l.commandFor(n, impl.Other(), args, heap)
+	if o.ACL != "" {
+		if err := WriteACL(n.Home(), o.ACL); err != nil {
+			return nil, err
+		}
+	}
 	return n, n.start(ctx)
 }
 
@@ -176,7 +181,7 @@ func (l *Launcher) StartBroker(ctx context.Context, impl Impl, o BrokerOptions) 
 // the same arguments for both implementations, `-c <file> [-n addr]`; heap
 // is the Java -Xms/-Xmx.
 func (l *Launcher) commandFor(n *Node, impl Impl, extraArgs []string, heap string) (func() *exec.Cmd, error) {
-	home := filepath.Join(n.Dir, "home")
+	home := n.Home()
 	if err := WriteRocketMQHome(home, filepath.Join(n.Dir, "logs"), "INFO"); err != nil {
 		return nil, err
 	}
@@ -211,6 +216,25 @@ func (l *Launcher) commandFor(n *Node, impl Impl, extraArgs []string, heap strin
 		}, nil
 	}
 	return nil, fmt.Errorf("cluster: unknown implementation %q", impl)
+}
+
+// ACLFile is the plain ACL file of a ROCKETMQ_HOME: conf/plain_acl.yml
+// (Java 4.9.8 PlainPermissionManager's default, the rocketmq.acl.plain.file
+// property unset).
+func ACLFile(home string) string { return filepath.Join(home, "conf", "plain_acl.yml") }
+
+// WriteACL replaces home's plain ACL file with text in one rename, so that
+// a running broker polling the file never reads half of it.
+func WriteACL(home, text string) error {
+	path := ACLFile(home)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }
 
 // withDefaults is m with the entries of defaults it does not set.

@@ -229,6 +229,33 @@ func TestSlaveBroker(t *testing.T) {
 	}
 }
 
+func TestACLBroker(t *testing.T) {
+	l := fakeLauncher(t, "namesrv", "broker")
+	const yml = "accounts:\n- accessKey: RocketMQ\n  secretKey: \"12345678\"\n"
+	b, err := l.StartBroker(context.Background(), Sputnik, BrokerOptions{
+		Name: "broker-a", Cluster: "C", Namesrv: "127.0.0.1:9876", ACL: yml})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Kill()
+	props, _ := os.ReadFile(b.Config)
+	if !strings.Contains(string(props), "aclEnable=true\n") {
+		t.Errorf("broker.properties lacks aclEnable=true:\n%s", props)
+	}
+	if got, err := os.ReadFile(filepath.Join(b.Dir, "home", "conf", "plain_acl.yml")); err != nil || string(got) != yml {
+		t.Errorf("plain_acl.yml = %q, %v; want %q", got, err, yml)
+	}
+	if err := WriteACL(b.Home(), "accounts: []\n"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(ACLFile(b.Home())); string(got) != "accounts: []\n" {
+		t.Errorf("after WriteACL: %q", got)
+	}
+	if _, err := os.Stat(ACLFile(b.Home()) + ".tmp"); !os.IsNotExist(err) {
+		t.Errorf("temporary file left: %v", err)
+	}
+}
+
 func TestShapeString(t *testing.T) {
 	for _, c := range []struct {
 		s     Shape
@@ -238,6 +265,7 @@ func TestShapeString(t *testing.T) {
 		{Shape{Namesrv: Sputnik, Broker: Java, Brokers: 1}, "ns=sputnik broker=java x1", 1},
 		{Shape{Namesrv: Java, Broker: Java, Brokers: 2}, "ns=java broker=java x2", 2},
 		{Shape{Namesrv: Java, Broker: Java, Brokers: 1, Slave: true}, "ns=java broker=java x1+slave", 2},
+		{Shape{Namesrv: Java, Broker: Java, Brokers: 1, ACL: "accounts: []\n"}, "ns=java broker=java x1 acl=d4812a3e", 1},
 	} {
 		if got := c.s.String(); got != c.want {
 			t.Errorf("String() = %q, want %q", got, c.want)

@@ -87,6 +87,10 @@ func (n *Node) String() string {
 	return fmt.Sprintf("%s (%s, %s)", name, n.Impl, n.Addr())
 }
 
+// Home is the node's ROCKETMQ_HOME (conf/logback_*.xml and, for a broker
+// with ACL, conf/plain_acl.yml).
+func (n *Node) Home() string { return filepath.Join(n.Dir, "home") }
+
 // StdoutPath and StderrPath are the captured output files.
 func (n *Node) StdoutPath() string { return filepath.Join(n.Dir, "stdout.log") }
 

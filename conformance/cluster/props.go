@@ -132,6 +132,11 @@ type BrokerOptions struct {
 	// Heap is the Java broker's -Xms/-Xmx; "" means the launcher's
 	// JavaRuntime.BrokerHeap.
 	Heap string
+	// ACL, when set, turns the plain ACL on: aclEnable=true in the
+	// properties file and ACL as $ROCKETMQ_HOME/conf/plain_acl.yml, the
+	// file Java 4.9.8's PlainPermissionManager reads (and reloads when its
+	// modification time changes).
+	ACL string
 }
 
 // namesrvProperties is the properties file both name servers are started
@@ -179,6 +184,9 @@ func brokerProperties(dir string, o BrokerOptions) *Properties {
 	// SQL92 subscriptions (MessageSelector.bySql) need it; TAG ones are
 	// not affected.
 	p.Set("enablePropertyFilter", "true")
+	if o.ACL != "" {
+		p.Set("aclEnable", "true")
+	}
 	p.Merge(o.Extra)
 	return p
 }

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"slices"
@@ -31,6 +32,9 @@ type Shape struct {
 	// SyncMaster runs the masters as SYNC_MASTER (a send waits for the
 	// slave) instead of ASYNC_MASTER.
 	SyncMaster bool
+	// ACL, when set, is the plain_acl.yml of every broker, which then runs
+	// with aclEnable=true (BrokerOptions.ACL).
+	ACL string
 }
 
 // masterRole is the masters' brokerRole ("": ASYNC_MASTER).
@@ -60,6 +64,10 @@ func (s Shape) String() string {
 	}
 	if s.SyncMaster {
 		str += " sync"
+	}
+	if s.ACL != "" {
+		sum := sha256.Sum256([]byte(s.ACL))
+		str += fmt.Sprintf(" acl=%x", sum[:4])
 	}
 	return str
 }
@@ -128,6 +136,7 @@ func (l *Launcher) StartCluster(ctx context.Context, s Shape) (*Cluster, error) 
 	for i := 0; i < s.Brokers; i++ {
 		b, err := l.StartBroker(ctx, s.Broker, BrokerOptions{
 			Name: BrokerName(i), Cluster: ClusterName, Namesrv: ns.Addr(), Heap: heap, Role: s.masterRole(),
+			ACL: s.ACL,
 		})
 		c.Brokers = append(c.Brokers, b)
 		if err != nil {
@@ -137,7 +146,7 @@ func (l *Launcher) StartCluster(ctx context.Context, s Shape) (*Cluster, error) 
 	for i := 0; s.Slave && i < s.Brokers; i++ {
 		b, err := l.StartBroker(ctx, s.SlaveImpl(), BrokerOptions{
 			Name: BrokerName(i), Cluster: ClusterName, Namesrv: ns.Addr(), Heap: heap,
-			ID: 1, Role: "SLAVE",
+			ID: 1, Role: "SLAVE", ACL: s.ACL,
 		})
 		c.Slaves = append(c.Slaves, b)
 		if err != nil {

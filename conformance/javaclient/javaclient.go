@@ -369,9 +369,26 @@ func MQAdminFailed(out, errOut string) bool {
 	return false
 }
 
+// Credentials are an account of a broker with ACL (Java 4.9.8's plain ACL).
+// A BrokerOp whose params carry them (AddTo) builds its producers and
+// consumers with AclClientRPCHook(new SessionCredentials(AccessKey,
+// SecretKey)), which signs every request they send.
+type Credentials struct {
+	AccessKey, SecretKey string
+}
+
+// AddTo sets params' "accessKey" and "secretKey" and returns params; the
+// zero Credentials leave params alone (clients without the hook).
+func (c Credentials) AddTo(params map[string]any) map[string]any {
+	if c != (Credentials{}) {
+		params["accessKey"], params["secretKey"] = c.AccessKey, c.SecretKey
+	}
+	return params
+}
+
 // BrokerOp runs one operation of io.sputnikmq.conformance.BrokerOps (see
 // conformance/java: produce, consume, rebalance, litePull, pull,
-// mqadminLive) in a JVM of its own, started with this driver's
+// mqadminLive; Credentials.AddTo signs their requests) in a JVM of its own, started with this driver's
 // configuration, and decodes its result into result (which may be nil).
 // Each call is independent: several may run at once, and clients of one
 // call never share state with another's. The JVM is killed when ctx ends

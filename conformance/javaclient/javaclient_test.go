@@ -118,3 +118,13 @@ func TestMQAdminFailed(t *testing.T) {
 		t.Error("success taken for failure")
 	}
 }
+
+func TestCredentialsAddTo(t *testing.T) {
+	p := Credentials{AccessKey: "RocketMQ", SecretKey: "12345678"}.AddTo(map[string]any{"op": "produce"})
+	if p["accessKey"] != "RocketMQ" || p["secretKey"] != "12345678" || p["op"] != "produce" {
+		t.Errorf("AddTo = %v", p)
+	}
+	if p := (Credentials{}).AddTo(map[string]any{"op": "pull"}); len(p) != 1 {
+		t.Errorf("zero Credentials added keys: %v", p)
+	}
+}

@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/sputnikmq/sputnik/conformance/javaclient"
 )
 
 const (
@@ -104,9 +106,15 @@ func sharded(ss []msgSpec) []msgSpec {
 // javaProduce sends specs from a fresh Java DefaultMQProducer of group in
 // mode sync, async, oneway or batch.
 func javaProduce(ctx context.Context, env *Env, topic, group, mode string, ss []msgSpec) ([]sentMsg, error) {
+	return javaProduceAs(ctx, env, javaclient.Credentials{}, topic, group, mode, ss)
+}
+
+// javaProduceAs is javaProduce with a producer signing its requests with
+// cred (a broker with ACL; the zero Credentials sign nothing).
+func javaProduceAs(ctx context.Context, env *Env, cred javaclient.Credentials, topic, group, mode string, ss []msgSpec) ([]sentMsg, error) {
 	var sent []sentMsg
-	err := env.Java.BrokerOp(ctx, map[string]any{"op": "produce", "ns": env.Namesrv, "topic": topic,
-		"group": group, "mode": mode, "messages": ss}, &sent, brokerOpSlack)
+	err := env.Java.BrokerOp(ctx, cred.AddTo(map[string]any{"op": "produce", "ns": env.Namesrv, "topic": topic,
+		"group": group, "mode": mode, "messages": ss}), &sent, brokerOpSlack)
 	if err != nil {
 		return nil, err
 	}
@@ -137,6 +145,7 @@ type consumeReq struct {
 	Wait                      time.Duration
 	MinReconsume              int // RECONSUME_LATER until delivered this often; count only then
 	PollNameServer            time.Duration
+	Creds                     javaclient.Credentials // the consumers and the producer sign with these (ACL)
 }
 
 // javaConsume runs the consume op.
@@ -150,6 +159,7 @@ func javaConsume(ctx context.Context, env *Env, r consumeReq) (*consumeResult, e
 		"consumers": r.Consumers, "quietMs": r.Quiet.Milliseconds(), "sleepMs": r.Sleep.Milliseconds(),
 		"readyTimeoutMs": brokerReadyWait.Milliseconds(), "produceDelayMs": r.ProduceDelay.Milliseconds(),
 		"minReconsume": r.MinReconsume, "pollNameServerMs": r.PollNameServer.Milliseconds()}
+	r.Creds.AddTo(p)
 	if r.Broadcast {
 		p["model"] = "BROADCASTING"
 	}

@@ -54,13 +54,19 @@ func goMessage(topic string, s msgSpec) *primitive.Message {
 // ("sync", one message a call; "batch", all in one call: SEND_BATCH_MESSAGE),
 // SendAsync ("async") or SendOneWay ("oneway").
 func goProduce(ctx context.Context, env *Env, topic, mode string, ss []msgSpec) ([]sentMsg, error) {
-	p, err := producer.NewDefaultProducer(
+	return goProduceWith(ctx, env, nil, topic, mode, ss)
+}
+
+// goProduceWith is goProduce with a producer given opts too (after the
+// defaults, so they override them).
+func goProduceWith(ctx context.Context, env *Env, opts []producer.Option, topic, mode string, ss []msgSpec) ([]sentMsg, error) {
+	p, err := producer.NewDefaultProducer(append([]producer.Option{
 		producer.WithNameServer(primitive.NamesrvAddr{env.Namesrv}),
 		producer.WithGroupName("CONF_GO_BROKER_PG"),
 		producer.WithInstanceName(goInstance("producer")),
 		producer.WithRetry(2),
-		producer.WithSendMsgTimeout(5*time.Second),
-	)
+		producer.WithSendMsgTimeout(5 * time.Second),
+	}, opts...)...)
 	if err != nil {
 		return nil, fmt.Errorf("client-go NewDefaultProducer: %w", err)
 	}
@@ -212,7 +218,12 @@ func goSendAsync(ctx context.Context, p goSender, topic string, ss []msgSpec) ([
 // from first offset, subscription expr or all) until count distinct
 // bodies with prefix arrived or wait passed; it returns every delivery.
 func goConsumeMsgs(ctx context.Context, env *Env, topic, group, expr, prefix string, count int, wait time.Duration) ([]recvMsg, error) {
-	c, err := newGoPushConsumer(env, group)
+	return goConsumeMsgsWith(ctx, env, nil, topic, group, expr, prefix, count, wait)
+}
+
+// goConsumeMsgsWith is goConsumeMsgs with a consumer given opts too.
+func goConsumeMsgsWith(ctx context.Context, env *Env, opts []consumer.Option, topic, group, expr, prefix string, count int, wait time.Duration) ([]recvMsg, error) {
+	c, err := newGoPushConsumer(env, group, opts...)
 	if err != nil {
 		return nil, err
 	}

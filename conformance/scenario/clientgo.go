@@ -84,15 +84,15 @@ func goSend(ctx context.Context, env *Env, topic, prefix string, n int) ([]strin
 }
 
 // newGoPushConsumer is a client-go push consumer of group: clustering,
-// from the first offset.
-func newGoPushConsumer(env *Env, group string) (rocketmq.PushConsumer, error) {
-	c, err := consumer.NewPushConsumer(
+// from the first offset, then opts.
+func newGoPushConsumer(env *Env, group string, opts ...consumer.Option) (rocketmq.PushConsumer, error) {
+	c, err := consumer.NewPushConsumer(append([]consumer.Option{
 		consumer.WithNameServer(primitive.NamesrvAddr{env.Namesrv}),
 		consumer.WithGroupName(group),
 		consumer.WithInstance(goInstance("consumer")),
 		consumer.WithConsumerModel(consumer.Clustering),
 		consumer.WithConsumeFromWhere(consumer.ConsumeFromFirstOffset),
-	)
+	}, opts...)...)
 	if err != nil {
 		return nil, fmt.Errorf("client-go NewPushConsumer: %w", err)
 	}

@@ -65,6 +65,11 @@ type Needs struct {
 	// Slave gives every broker group a slave (brokerId 1, SLAVE) that
 	// finds its master through the name server.
 	Slave bool
+	// ACL, when set, runs every broker with aclEnable=true and this text
+	// as its $ROCKETMQ_HOME/conf/plain_acl.yml (Java 4.9.8's plain ACL).
+	// Scenarios with the same text share a cluster; Control.WriteBrokerACL
+	// rewrites the file while the broker runs.
+	ACL string
 }
 
 // HasTag reports whether s carries tag.
@@ -100,6 +105,11 @@ type Control interface {
 	// KillNamesrv and StartNamesrv do the same for the name server.
 	KillNamesrv() error
 	StartNamesrv(ctx context.Context) error
+	// WriteBrokerACL replaces the plain_acl.yml of broker i (Needs.ACL)
+	// with text, in one rename. A running broker notices by itself: Java
+	// 4.9.8 polls the file's modification time every 5 s. The runner does
+	// not put the file back: a scenario that changes it restores it.
+	WriteBrokerACL(i int, text string) error
 }
 
 // Env is what a scenario gets: addresses, clients, a logger and a

@@ -97,7 +97,8 @@ func javaClasspath(ctx context.Context, path string) (string, error) {
 // server is Sputnik and the brokers follow -broker-impl, unless the
 // scenario pins either to Java.
 func (r *runner) shapeFor(s *scenario.Scenario, impl cluster.Impl) cluster.Shape {
-	sh := cluster.Shape{Namesrv: impl, Broker: impl, Brokers: s.Needs.Brokers, Slave: s.Needs.Slave, SyncMaster: s.Needs.SyncMaster}
+	sh := cluster.Shape{Namesrv: impl, Broker: impl, Brokers: s.Needs.Brokers, Slave: s.Needs.Slave,
+		SyncMaster: s.Needs.SyncMaster, ACL: s.Needs.ACL}
 	if impl == cluster.Java {
 		return sh
 	}
@@ -358,6 +359,17 @@ func (k control) StartSlave(ctx context.Context, i int) error {
 		return err
 	}
 	return s.Start(ctx)
+}
+
+func (k control) WriteBrokerACL(i int, text string) error {
+	b, err := k.broker(i)
+	if err != nil {
+		return err
+	}
+	if k.c.Shape.ACL == "" {
+		return fmt.Errorf("broker %d runs without ACL (scenario.Needs.ACL unset)", i)
+	}
+	return cluster.WriteACL(b.Home(), text)
 }
 
 func (k control) KillNamesrv() error { return k.c.Namesrv.Kill() }

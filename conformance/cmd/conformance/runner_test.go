@@ -13,6 +13,7 @@ func TestShapeFor(t *testing.T) {
 	withSlave := &scenario.Scenario{Needs: scenario.Needs{Brokers: 1, Slave: true}}
 	javaMaster := &scenario.Scenario{Needs: scenario.Needs{Brokers: 1, Slave: true, MasterJava: true}}
 	javaSlave := &scenario.Scenario{Needs: scenario.Needs{Brokers: 1, Slave: true, SlaveJava: true}}
+	withACL := &scenario.Scenario{Needs: scenario.Needs{Brokers: 1, ACL: "accounts: []\n"}}
 	for _, c := range []struct {
 		brokerImpl string
 		s          *scenario.Scenario
@@ -29,6 +30,8 @@ func TestShapeFor(t *testing.T) {
 		{"same", javaSlave, cluster.Sputnik, cluster.Shape{Namesrv: cluster.Sputnik, Broker: cluster.Sputnik, SlaveBroker: cluster.Java, Brokers: 1, Slave: true}},
 		{"same", javaSlave, cluster.Java, cluster.Shape{Namesrv: cluster.Java, Broker: cluster.Java, Brokers: 1, Slave: true}},
 		{"java", javaMaster, cluster.Sputnik, cluster.Shape{Namesrv: cluster.Sputnik, Broker: cluster.Java, Brokers: 1, Slave: true}},
+		{"same", withACL, cluster.Sputnik, cluster.Shape{Namesrv: cluster.Sputnik, Broker: cluster.Sputnik, Brokers: 1, ACL: "accounts: []\n"}},
+		{"java", withACL, cluster.Java, cluster.Shape{Namesrv: cluster.Java, Broker: cluster.Java, Brokers: 1, ACL: "accounts: []\n"}},
 	} {
 		r := &runner{opts: &options{brokerImpl: c.brokerImpl}}
 		if got := r.shapeFor(c.s, c.impl); got != c.want {

@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.consumer.rebalance.AllocateMessageQueueAveragely;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.ConsumeOrderlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
@@ -60,7 +61,8 @@ final class BrokerGroup {
     }
 
     private DefaultMQPushConsumer startOne(int idx) throws Exception {
-        DefaultMQPushConsumer c = new DefaultMQPushConsumer(req.getString("group"));
+        DefaultMQPushConsumer c = new DefaultMQPushConsumer(req.getString("group"), BrokerOps.rpcHook(req),
+            new AllocateMessageQueueAveragely());
         c.setNamesrvAddr(ns);
         c.setInstanceName(BrokerMessaging.instanceName("consumer" + idx));
         if (req.getIntValue("pollNameServerMs") > 0) {

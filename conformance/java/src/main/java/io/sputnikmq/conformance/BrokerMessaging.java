@@ -24,6 +24,7 @@ import org.apache.rocketmq.client.producer.TransactionSendResult;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.remoting.RPCHook;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 
 /**
@@ -49,7 +50,12 @@ final class BrokerMessaging {
         (mqs, msg, arg) -> mqs.get(Math.floorMod(((String) arg).hashCode(), mqs.size()));
 
     static DefaultMQProducer startProducer(String ns, String group) throws Exception {
-        DefaultMQProducer p = new DefaultMQProducer(group);
+        return startProducer(ns, group, null);
+    }
+
+    /** A started producer of group whose requests go through hook (null: none). */
+    static DefaultMQProducer startProducer(String ns, String group, RPCHook hook) throws Exception {
+        DefaultMQProducer p = new DefaultMQProducer(group, hook);
         p.setNamesrvAddr(ns);
         p.setInstanceName(instanceName("producer"));
         p.setSendMsgTimeout(5000);
@@ -61,8 +67,8 @@ final class BrokerMessaging {
      * A transactional producer whose local transaction decides by the body: "-commit-" commits,
      * "-rollback-" rolls back, anything else is left unknown; a check of an unknown one commits it.
      */
-    static TransactionMQProducer startTxProducer(String ns, String group) throws Exception {
-        TransactionMQProducer p = new TransactionMQProducer(group);
+    static TransactionMQProducer startTxProducer(String ns, String group, RPCHook hook) throws Exception {
+        TransactionMQProducer p = new TransactionMQProducer(group, hook);
         p.setNamesrvAddr(ns);
         p.setInstanceName(instanceName("txproducer"));
         p.setSendMsgTimeout(5000);
@@ -112,9 +118,10 @@ final class BrokerMessaging {
      */
     static List<Map<String, Object>> produce(JSONObject req) throws Exception {
         String mode = req.getString("mode");
+        RPCHook hook = BrokerOps.rpcHook(req);
         DefaultMQProducer p = mode != null && mode.startsWith("transaction")
-            ? startTxProducer(req.getString("ns"), req.getString("group"))
-            : startProducer(req.getString("ns"), req.getString("group"));
+            ? startTxProducer(req.getString("ns"), req.getString("group"), hook)
+            : startProducer(req.getString("ns"), req.getString("group"), hook);
         try {
             return produceWith(p, req.getString("topic"), req.getString("mode"),
                 BrokerOps.objects(req.getJSONArray("messages")));
@@ -298,8 +305,10 @@ final class BrokerMessaging {
                 long readyMs = req.getLongValue("readyTimeoutMs") > 0 ? req.getLongValue("readyTimeoutMs") : 45000;
                 out.put("ready", g.awaitReady(g.size(), readyMs));
                 out.put("assignment", g.assignment());
+                RPCHook hook = BrokerOps.rpcHook(req);
                 DefaultMQProducer p = prod.getString("mode").startsWith("transaction")
-                    ? startTxProducer(g.ns, prod.getString("group")) : startProducer(g.ns, prod.getString("group"));
+                    ? startTxProducer(g.ns, prod.getString("group"), hook)
+                    : startProducer(g.ns, prod.getString("group"), hook);
                 g.quiet(req.getLongValue("produceDelayMs"));
                 out.put("producedAtMs", System.currentTimeMillis());
                 try {

@@ -13,6 +13,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.rocketmq.acl.common.AclClientRPCHook;
+import org.apache.rocketmq.acl.common.SessionCredentials;
+import org.apache.rocketmq.remoting.RPCHook;
 
 /**
  * BrokerOps: one broker-scenario operation per JVM, for the broker conformance scenarios
@@ -28,6 +31,10 @@ import java.util.Map;
  * Ops: "produce" and "consume" ({@link BrokerMessaging}), "rebalance", "litePull", "pull",
  * "mqadminLive" ({@link BrokerStories}). A fresh JVM per operation keeps clients of different
  * scenarios (and of the two columns) apart; several operations can run at once.
+ *
+ * <p>A request with "accessKey" and "secretKey" (a broker with ACL) builds the producers and
+ * consumers of produce, consume, litePull and pull with an AclClientRPCHook of those credentials,
+ * which signs every request they send.
  */
 public final class BrokerOps {
     private BrokerOps() {
@@ -83,6 +90,15 @@ public final class BrokerOps {
             default:
                 throw new IllegalArgumentException("unknown op " + op);
         }
+    }
+
+    /** The AclClientRPCHook of the request's accessKey/secretKey, or null when it has none. */
+    static RPCHook rpcHook(JSONObject req) {
+        String ak = req.getString("accessKey");
+        if (ak == null) {
+            return null;
+        }
+        return new AclClientRPCHook(new SessionCredentials(ak, req.getString("secretKey")));
     }
 
     /** Runs one mqadmin command line in this JVM: {args, out, err}. */

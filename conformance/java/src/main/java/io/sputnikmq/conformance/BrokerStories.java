@@ -88,7 +88,7 @@ final class BrokerStories {
      * {complete, messages}.
      */
     static Map<String, Object> litePull(JSONObject req) throws Exception {
-        DefaultLitePullConsumer c = new DefaultLitePullConsumer(req.getString("group"));
+        DefaultLitePullConsumer c = new DefaultLitePullConsumer(req.getString("group"), BrokerOps.rpcHook(req));
         c.setNamesrvAddr(req.getString("ns"));
         c.setInstanceName(BrokerMessaging.instanceName("lite"));
         c.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
@@ -131,7 +131,7 @@ final class BrokerStories {
      * decoded with MessageDecoder and not filtered by the client, as "raw".
      */
     static Map<String, Object> pull(JSONObject req) throws Exception {
-        DefaultMQPullConsumer c = new DefaultMQPullConsumer(req.getString("group"));
+        DefaultMQPullConsumer c = new DefaultMQPullConsumer(req.getString("group"), BrokerOps.rpcHook(req));
         c.setNamesrvAddr(req.getString("ns"));
         c.setInstanceName(BrokerMessaging.instanceName("pull"));
         c.start();
