@@ -152,11 +152,5 @@ func addTopic(r *acl.Request, topic string, perm acl.Perm) {
 	if topic == "" {
 		return
 	}
-	if r.Resources == nil {
-		r.Resources = make(map[string]acl.Perm)
-	}
-	if _, dup := r.Resources[topic]; !dup {
-		r.Added = append(r.Added, topic)
-	}
-	r.Resources[topic] = perm
+	r.Need(topic, perm)
 }

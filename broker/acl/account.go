@@ -2,7 +2,6 @@ package acl
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -76,66 +75,30 @@ func (a *account) checkPerm(r *Request) error {
 		return refuse(frameNeedAdmin, "Need admin permission for request code=%d, but accessKey=%s is not",
 			r.Code, a.AccessKey)
 	}
-	if len(r.Resources) == 0 || (a.perms == nil && a.Admin) {
+	if r.Resources == nil || (a.perms == nil && a.Admin) {
 		return nil
 	}
-	for _, res := range javaHashOrder(r.Resources, r.Added) {
-		needed := r.Resources[res]
-		owned, ok := a.perms[res]
-		frame := frameOwnedPerm
-		if !ok {
-			frame, owned = frameDefaultPerm, a.defaultTopicPerm
-			if strings.HasPrefix(res, retryPrefix) {
-				owned = a.defaultGroupPerm
-			}
-		}
-		if !owned.Allows(needed) {
-			return refuse(frame, "No default permission for %s", resourceName(res))
-		}
-	}
-	return nil
+	var err error
+	r.Resources.Range(func(res string, needed Perm) bool {
+		err = a.checkResource(res, needed)
+		return err == nil
+	})
+	return err
 }
 
-// javaHashOrder lists the keys of m in the order a java.util.HashMap holding
-// them iterates: by bucket (spread String.hashCode masked by the table
-// size), then in insertion order, which is the first place a key has in
-// added; keys not in added come last, by name.
-func javaHashOrder(m map[string]Perm, added []string) []string {
-	rank := make(map[string]int, len(added))
-	for i, k := range added {
-		if _, dup := rank[k]; !dup {
-			rank[k] = i
+// checkResource checks one resource against the account's own perm for
+// it, else its default topic or group perm.
+func (a *account) checkResource(res string, needed Perm) error {
+	owned, ok := a.perms[res]
+	frame := frameOwnedPerm
+	if !ok {
+		frame, owned = frameDefaultPerm, a.defaultTopicPerm
+		if strings.HasPrefix(res, retryPrefix) {
+			owned = a.defaultGroupPerm
 		}
 	}
-	tableSize := 16
-	for len(m) > tableSize*3/4 {
-		tableSize *= 2
+	if !owned.Allows(needed) {
+		return refuse(frame, "No default permission for %s", resourceName(res))
 	}
-	type entry struct {
-		key          string
-		bucket, rank int
-	}
-	entries := make([]entry, 0, len(m))
-	for k := range m {
-		h := uint32(hashJava(k))
-		r, ok := rank[k]
-		if !ok {
-			r = len(added)
-		}
-		entries = append(entries, entry{k, int((h ^ h>>16) & uint32(tableSize-1)), r})
-	}
-	slices.SortFunc(entries, func(x, y entry) int {
-		if x.bucket != y.bucket {
-			return x.bucket - y.bucket
-		}
-		if x.rank != y.rank {
-			return x.rank - y.rank
-		}
-		return strings.Compare(x.key, y.key)
-	})
-	keys := make([]string, len(entries))
-	for i, e := range entries {
-		keys[i] = e.key
-	}
-	return keys
+	return nil
 }

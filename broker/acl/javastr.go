@@ -73,12 +73,3 @@ func isASCII(s string) bool {
 	}
 	return true
 }
-
-// hashJava is String.hashCode.
-func hashJava(s string) int32 {
-	var h int32
-	for _, u := range utf16.Encode([]rune(s)) {
-		h = 31*h + int32(u)
-	}
-	return h
-}

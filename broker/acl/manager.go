@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/sirupsen/logrus"
+
+	"github.com/sputnikmq/sputnik/compat/javalang/jhash"
 )
 
 // DefaultPlainFile is the plain acl file relative to ROCKETMQ_HOME (Java's
@@ -65,13 +67,19 @@ type Request struct {
 	// request had no ext fields.
 	Content []byte
 	// Resources maps each topic, or RetryTopic(group) for a group, to the
-	// permission the request needs; nil for none.
-	Resources map[string]Perm
-	// Added optionally lists the keys of Resources in the order they were
-	// added. With several failing resources Java names the first its
-	// HashMap iterates, which depends on that order when two keys share a
-	// bucket; without it such ties go by name.
-	Added []string
+	// permission the request needs, in a Java HashMap (Need adds to it):
+	// with several failing resources Java names the first its HashMap
+	// iterates. nil for none.
+	Resources *jhash.Map[string, Perm]
+}
+
+// Need records that r needs perm on resource (a later call for the same
+// resource replaces the perm and keeps its place, as HashMap.put does).
+func (r *Request) Need(resource string, perm Perm) {
+	if r.Resources == nil {
+		r.Resources = jhash.NewMap[string, Perm](jhash.String, -1)
+	}
+	r.Resources.Put(resource, perm)
 }
 
 // Open loads the acl files as PlainPermissionManager.load does: every
@@ -182,8 +190,16 @@ func (m *Manager) Validate(r *Request) error {
 	if Sign(r.Content, a.SecretKey) != r.Signature {
 		return refuse(frameSignature, "Check signature failed for accessKey=%s", r.AccessKey)
 	}
-	if p, ok := r.Resources[traceTopic]; ok && p == Pub {
+	if p, ok := r.resource(traceTopic); ok && p == Pub {
 		return nil
 	}
 	return a.checkPerm(r)
+}
+
+// resource is the perm r needs on res, if any.
+func (r *Request) resource(res string) (Perm, bool) {
+	if r.Resources == nil {
+		return 0, false
+	}
+	return r.Resources.Get(res)
 }

@@ -2,8 +2,10 @@ package acl
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -46,8 +48,12 @@ func open(t *testing.T, home string) *Manager {
 // signed builds a request signed with secret.
 func signed(code int32, addr, key, secret string, res map[string]Perm) *Request {
 	content := Content(map[string]string{"AccessKey": key, "topic": "x"}, []byte("body"))
-	return &Request{Code: code, RemoteAddr: addr, HasAccessKey: true, AccessKey: key,
-		Signature: Sign(content, secret), Content: content, Resources: res}
+	r := &Request{Code: code, RemoteAddr: addr, HasAccessKey: true, AccessKey: key,
+		Signature: Sign(content, secret), Content: content}
+	for _, k := range slices.Sorted(maps.Keys(res)) {
+		r.Need(k, res[k])
+	}
+	return r
 }
 
 func TestLoadSample(t *testing.T) {

@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/sputnikmq/sputnik/compat/javalang"
 )
 
 // The implicit type patterns of SnakeYAML 2.0's Resolver.
@@ -195,42 +197,10 @@ func yamlFloatScalar(v string) (scalar, error) {
 		f = x
 	}
 	f *= sign
-	return scalar{kind: kindFloat, f: f, text: javaDouble(f)}, nil
+	return scalar{kind: kindFloat, f: f, text: javalang.FormatDouble(f)}, nil
 }
 
 func isRangeErr(err error) bool {
 	ne, ok := err.(*strconv.NumError)
 	return ok && ne.Err == strconv.ErrRange
-}
-
-// javaDouble is Double.toString: plain decimals for 1e-3 <= |f| < 1e7,
-// computerized scientific notation otherwise, always with a fraction digit.
-// (Digits are Go's shortest; Java before 19 sometimes prints one more.)
-func javaDouble(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	case f == 0:
-		if math.Signbit(f) {
-			return "-0.0"
-		}
-		return "0.0"
-	}
-	if a := math.Abs(f); a >= 1e-3 && a < 1e7 {
-		s := strconv.FormatFloat(f, 'f', -1, 64)
-		if !strings.Contains(s, ".") {
-			s += ".0"
-		}
-		return s
-	}
-	mant, exp, _ := strings.Cut(strconv.FormatFloat(f, 'E', -1, 64), "E")
-	if !strings.Contains(mant, ".") {
-		mant += ".0"
-	}
-	e, _ := strconv.Atoi(exp)
-	return mant + "E" + strconv.Itoa(e)
 }

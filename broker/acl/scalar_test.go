@@ -5,6 +5,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/sputnikmq/sputnik/compat/javalang"
 )
 
 // What Java sees for `k: <value>`: SnakeYAML's type, then String.valueOf.
@@ -44,7 +46,7 @@ func TestResolveScalar(t *testing.T) {
 	// Digits were printed by a JVM's Double.toString.
 	for f, want := range map[float64]string{1.2345678e7: "1.2345678E7", 0.001: "0.001", 1e-4: "1.0E-4",
 		100: "100.0", 1.5: "1.5", 12345678.9: "1.23456789E7", 1e21: "1.0E21"} {
-		require.Equal(t, want, javaDouble(f))
+		require.Equal(t, want, javalang.FormatDouble(f))
 	}
 	// An unquoted IPv6-looking address of decimal groups is a base-60 int.
 	require.Equal(t, kindInt, implicitKind("1:2:3:4:5:6:7:8"))
