@@ -2,6 +2,7 @@ package acl
 
 import (
 	"context"
+	"crypto/subtle"
 	"fmt"
 	"io"
 	"sync"
@@ -187,7 +188,7 @@ func (m *Manager) Validate(r *Request) error {
 	if a.white(r.RemoteAddr) {
 		return nil
 	}
-	if Sign(r.Content, a.SecretKey) != r.Signature {
+	if subtle.ConstantTimeCompare([]byte(Sign(r.Content, a.SecretKey)), []byte(r.Signature)) != 1 { // Java: String.equals
 		return refuse(frameSignature, "Check signature failed for accessKey=%s", r.AccessKey)
 	}
 	if p, ok := r.resource(traceTopic); ok && p == Pub {
