@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -38,12 +39,13 @@ type Config struct {
 type Driver struct {
 	cfg Config
 
-	mu     sync.Mutex // one call at a time
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	lines  chan string
-	done   chan struct{}
-	nextID int64
+	mu      sync.Mutex // one call at a time
+	toolsMu sync.Mutex // one MQAdminAs (its conf/tools.yml) at a time
+	cmd     *exec.Cmd
+	stdin   io.WriteCloser
+	lines   chan string
+	done    chan struct{}
+	nextID  int64
 }
 
 // Error is a failure reported by the Java side: an exception, with the
@@ -252,6 +254,25 @@ func (d *Driver) MQAdmin(ctx context.Context, args ...string) (out, errOut strin
 		return "", "", err
 	}
 	return r.Out, r.Err, nil
+}
+
+// MQAdminAs runs one mqadmin command line as MQAdmin does, its requests
+// signed as account c. mqadmin (MQAdminStartup) reads its credentials from
+// $ROCKETMQ_HOME/conf/tools.yml at every command (AclUtils.getAclRPCHook;
+// without that file its requests go unsigned); the driver's home is
+// Config.Home (rocketmq.home.dir), so the file is written there for this
+// command only and removed afterwards. An MQAdmin call running at the same
+// time would sign its requests too.
+func (d *Driver) MQAdminAs(ctx context.Context, c Credentials, args ...string) (out, errOut string, err error) {
+	d.toolsMu.Lock()
+	defer d.toolsMu.Unlock()
+	path := filepath.Join(d.cfg.Home, "conf", "tools.yml")
+	yml := fmt.Sprintf("accessKey: %q\nsecretKey: %q\n", c.AccessKey, c.SecretKey)
+	if err := os.WriteFile(path, []byte(yml), 0o600); err != nil {
+		return "", "", fmt.Errorf("javaclient: mqadmin credentials: %w", err)
+	}
+	defer os.Remove(path)
+	return d.MQAdmin(ctx, args...)
 }
 
 // Admin calls one DefaultMQAdminExt method through the driver (see

@@ -14,7 +14,8 @@ import (
 
 // With JAVACLIENT_FAKE set the test binary plays the Java driver: it
 // ignores the JVM flags, says ready and answers requests: "ping" with
-// pong, "mqadmin" by echoing its args, "admin" with an error carrying code
+// pong, "mqadmin" by echoing its args (and $ROCKETMQ_HOME/conf/tools.yml
+// as err), "admin" with an error carrying code
 // 17, "route" with one queue, and "hang" never.
 func TestMain(m *testing.M) {
 	if os.Getenv("JAVACLIENT_FAKE") != "" {
@@ -36,7 +37,8 @@ func fakeDriver() {
 			fmt.Printf(`{"id":%v,"ok":true,"result":"pong"}`+"\n", id)
 		case "mqadmin":
 			b, _ := json.Marshal(req["args"])
-			fmt.Printf(`{"id":%v,"ok":true,"out":%q,"err":""}`+"\n", id, string(b))
+			tools, _ := os.ReadFile(filepath.Join(os.Getenv("ROCKETMQ_HOME"), "conf", "tools.yml"))
+			fmt.Printf(`{"id":%v,"ok":true,"out":%q,"err":%q}`+"\n", id, string(b), string(tools))
 		case "admin":
 			fmt.Printf(`{"id":%v,"ok":false,"error":"MQClientException: CODE: 17","code":17}`+"\n", id)
 		case "route":
@@ -94,6 +96,24 @@ func TestDriverProtocol(t *testing.T) {
 	got, complete, err := d.Consume(ctx, "ns", "T", "CG", "p1", 1, time.Second)
 	if err != nil || !complete || len(got) != 1 || got[0] != (Received{Body: "p1-0", BrokerName: "broker-b", QueueID: 2, QueueOffset: 7, MsgID: "M"}) {
 		t.Fatalf("Consume = %+v, %v, %v", got, complete, err)
+	}
+}
+
+func TestMQAdminAs(t *testing.T) {
+	cfg := fakeJava(t)
+	if err := os.MkdirAll(filepath.Join(cfg.Home, "conf"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	d := New(cfg)
+	defer d.Close()
+	ctx := context.Background()
+	out, tools, err := d.MQAdminAs(ctx, Credentials{AccessKey: "ak1", SecretKey: "sk1"}, "clusterAclConfigVersion")
+	if err != nil || out != `["clusterAclConfigVersion"]` || tools != "accessKey: \"ak1\"\nsecretKey: \"sk1\"\n" {
+		t.Fatalf("MQAdminAs = %q, %q, %v", out, tools, err)
+	}
+	// The file is gone afterwards: plain MQAdmin calls stay unsigned.
+	if _, tools, err := d.MQAdmin(ctx, "clusterAclConfigVersion"); err != nil || tools != "" {
+		t.Fatalf("MQAdmin after MQAdminAs saw tools.yml %q, %v", tools, err)
 	}
 }
 
