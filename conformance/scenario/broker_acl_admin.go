@@ -18,9 +18,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/apache/rocketmq-client-go/v2/primitive"
-	"github.com/apache/rocketmq-client-go/v2/producer"
-
 	"github.com/sputnikmq/sputnik/conformance/javaclient"
 	"github.com/sputnikmq/sputnik/conformance/rawclient"
 	"github.com/sputnikmq/sputnik/remoting/protocol"
@@ -161,16 +158,7 @@ func aclAdminUpdates(ctx context.Context, env *Env) error {
 	// Whatever happens, later scenarios of this cluster get the original
 	// file back (the admin requests rewrite it on disk).
 	restored := false
-	defer func() {
-		if restored {
-			return
-		}
-		for i := range env.Brokers {
-			if err := env.Nodes.WriteBrokerACL(i, aclNeeds.ACL); err != nil {
-				env.Log.Printf("restoring plain_acl.yml of broker %d: %v", i, err)
-			}
-		}
-	}()
+	defer restoreACL(env, &restored)
 	if err := aclCreateTopic(ctx, env, aclTopicNew); err != nil {
 		return err
 	}
@@ -251,37 +239,14 @@ func aclAdminUpdates(ctx context.Context, env *Env) error {
 	}
 
 	// 5. The loopback white-listed: unsigned sends pass.
-	p, err := producer.NewDefaultProducer(
-		producer.WithNameServer(primitive.NamesrvAddr{env.Namesrv}),
-		producer.WithGroupName("aclUnsignedProducerGroup"),
-		producer.WithInstanceName(goInstance("producer")),
-		producer.WithRetry(0),
-		producer.WithSendMsgTimeout(5*time.Second),
-	)
+	probe, err := startACLProbe(env, "aclUnsignedProducerGroup", aclTopicNew, nil)
 	if err != nil {
-		return fmt.Errorf("client-go NewDefaultProducer: %w", err)
-	}
-	if err := p.Start(); err != nil {
-		return fmt.Errorf("client-go producer Start: %w", err)
-	}
-	defer shutdownBounded(env, "producer", p.Shutdown)
-	seq := 0
-	send := func() error {
-		seq++
-		_, err := p.SendSync(ctx, primitive.NewMessage(aclTopicNew, fmt.Appendf(nil, "acl-unsigned-%d", seq)))
 		return err
 	}
+	defer probe.stop(env)
+	send := func() error { return probe.send(ctx) }
 	const noKey = "No accessKey is configured"
-	wantRefused := func() error {
-		err := send()
-		if err == nil {
-			return fmt.Errorf("unsigned send to %s succeeded", aclTopicNew)
-		}
-		if msg := aclMessage(err.Error()); msg != noKey {
-			return fmt.Errorf("unsigned send to %s: %v; want %q", aclTopicNew, err, noKey)
-		}
-		return nil
-	}
+	wantRefused := func() error { return probe.refused(ctx, noKey) }
 	if err := wantRefused(); err != nil {
 		return fmt.Errorf("before the white list update: %w", err)
 	}
@@ -313,10 +278,8 @@ func aclAdminUpdates(ctx context.Context, env *Env) error {
 
 	// 6. The original file back: unsigned sends refused again.
 	restored = true
-	for i := range env.Brokers {
-		if err := env.Nodes.WriteBrokerACL(i, aclNeeds.ACL); err != nil {
-			return err
-		}
+	if err := writeACLAll(env, aclNeeds.ACL); err != nil {
+		return err
 	}
 	t0 = time.Now()
 	if err := Eventually(ctx, 15*time.Second, 500*time.Millisecond, wantRefused); err != nil {

@@ -28,6 +28,7 @@ import (
 	"strings"
 	"time"
 
+	rocketmq "github.com/apache/rocketmq-client-go/v2"
 	"github.com/apache/rocketmq-client-go/v2/consumer"
 	"github.com/apache/rocketmq-client-go/v2/primitive"
 	"github.com/apache/rocketmq-client-go/v2/producer"
@@ -470,64 +471,26 @@ func codeOf(err error) int32 {
 }
 
 func aclHotReload(ctx context.Context, env *Env) error {
-	p, err := producer.NewDefaultProducer(
-		producer.WithNameServer(primitive.NamesrvAddr{env.Namesrv}),
-		producer.WithGroupName("aclReloadProducerGroup"),
-		producer.WithInstanceName(goInstance("producer")),
-		producer.WithRetry(0),
-		producer.WithSendMsgTimeout(5*time.Second),
-		producer.WithCredentials(primitive.Credentials{AccessKey: aclUser.AccessKey, SecretKey: aclUser.SecretKey}),
-	)
+	probe, err := startACLProbe(env, "aclReloadProducerGroup", aclTopicB,
+		&primitive.Credentials{AccessKey: aclUser.AccessKey, SecretKey: aclUser.SecretKey})
 	if err != nil {
-		return fmt.Errorf("client-go NewDefaultProducer: %w", err)
-	}
-	if err := p.Start(); err != nil {
-		return fmt.Errorf("client-go producer Start: %w", err)
-	}
-	defer shutdownBounded(env, "producer", p.Shutdown)
-	seq := 0
-	send := func() error {
-		seq++
-		_, err := p.SendSync(ctx, primitive.NewMessage(aclTopicB, fmt.Appendf(nil, "acl-reload-%d", seq)))
 		return err
 	}
+	defer probe.stop(env)
 	const refused = "No default permission for topic:aclTopicB"
-	wantRefused := func() error {
-		err := send()
-		if err == nil {
-			return fmt.Errorf("send to %s succeeded", aclTopicB)
-		}
-		if msg := aclMessage(err.Error()); msg != refused {
-			return fmt.Errorf("send to %s: %v; want %q", aclTopicB, err, refused)
-		}
-		return nil
-	}
+	wantRefused := func() error { return probe.refused(ctx, refused) }
 	if err := wantRefused(); err != nil {
 		return fmt.Errorf("before the change: %w", err)
 	}
 	env.Observe("before", refused)
 
-	writeAll := func(text string) error {
-		for i := range env.Brokers {
-			if err := env.Nodes.WriteBrokerACL(i, text); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
 	restored := false
-	defer func() {
-		if !restored {
-			if err := writeAll(aclNeeds.ACL); err != nil {
-				env.Log.Printf("restoring plain_acl.yml: %v", err)
-			}
-		}
-	}()
+	defer restoreACL(env, &restored)
 	t0 := time.Now()
-	if err := writeAll(aclConfig(aclTopicBPub)); err != nil {
+	if err := writeACLAll(env, aclConfig(aclTopicBPub)); err != nil {
 		return err
 	}
-	if err := Eventually(ctx, aclReloadWait, 500*time.Millisecond, send); err != nil {
+	if err := Eventually(ctx, aclReloadWait, 500*time.Millisecond, func() error { return probe.send(ctx) }); err != nil {
 		return fmt.Errorf("%s granted PUB in plain_acl.yml, sends still fail: %w", aclTopicB, err)
 	}
 	env.Log.Printf("grant effective after %s", time.Since(t0).Round(time.Millisecond))
@@ -540,7 +503,7 @@ func aclHotReload(ctx context.Context, env *Env) error {
 
 	t0 = time.Now()
 	restored = true
-	if err := writeAll(aclNeeds.ACL); err != nil {
+	if err := writeACLAll(env, aclNeeds.ACL); err != nil {
 		return err
 	}
 	if err := Eventually(ctx, aclReloadWait, 500*time.Millisecond, wantRefused); err != nil {
@@ -548,5 +511,82 @@ func aclHotReload(ctx context.Context, env *Env) error {
 	}
 	env.Log.Printf("revocation effective after %s", time.Since(t0).Round(time.Millisecond))
 	env.Observe("restored", refused)
+	return nil
+}
+
+// writeACLAll writes text as every broker's plain_acl.yml.
+func writeACLAll(env *Env, text string) error {
+	for i := range env.Brokers {
+		if err := env.Nodes.WriteBrokerACL(i, text); err != nil {
+			return fmt.Errorf("plain_acl.yml of broker %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// restoreACL puts the shared cluster's original plain_acl.yml back unless
+// *done says it was, logging a failure; defer it first thing in a
+// scenario that changes the file, so later scenarios of the cluster see
+// the original rules even when this one fails half-way.
+func restoreACL(env *Env, done *bool) {
+	if *done {
+		return
+	}
+	if err := writeACLAll(env, aclNeeds.ACL); err != nil {
+		env.Log.Printf("restoring %v", err)
+	}
+}
+
+// aclProbe is a client-go producer that sends one topic over and over,
+// to see when a change of the rules takes effect.
+type aclProbe struct {
+	p      rocketmq.Producer
+	topic  string
+	prefix string
+	seq    int
+}
+
+// startACLProbe starts a probe in group, signing with creds unless nil;
+// stop it with its stop method.
+func startACLProbe(env *Env, group, topic string, creds *primitive.Credentials) (*aclProbe, error) {
+	opts := []producer.Option{
+		producer.WithNameServer(primitive.NamesrvAddr{env.Namesrv}),
+		producer.WithGroupName(group),
+		producer.WithInstanceName(goInstance("producer")),
+		producer.WithRetry(0),
+		producer.WithSendMsgTimeout(5 * time.Second),
+	}
+	if creds != nil {
+		opts = append(opts, producer.WithCredentials(*creds))
+	}
+	p, err := producer.NewDefaultProducer(opts...)
+	if err != nil {
+		return nil, fmt.Errorf("client-go NewDefaultProducer: %w", err)
+	}
+	if err := p.Start(); err != nil {
+		return nil, fmt.Errorf("client-go producer Start: %w", err)
+	}
+	return &aclProbe{p: p, topic: topic, prefix: group}, nil
+}
+
+func (a *aclProbe) stop(env *Env) { shutdownBounded(env, "producer", a.p.Shutdown) }
+
+// send sends one message.
+func (a *aclProbe) send(ctx context.Context) error {
+	a.seq++
+	_, err := a.p.SendSync(ctx, primitive.NewMessage(a.topic, fmt.Appendf(nil, "%s-%d", a.prefix, a.seq)))
+	return err
+}
+
+// refused sends one message and requires the broker to refuse it with
+// the ACL message want.
+func (a *aclProbe) refused(ctx context.Context, want string) error {
+	err := a.send(ctx)
+	if err == nil {
+		return fmt.Errorf("send to %s succeeded", a.topic)
+	}
+	if msg := aclMessage(err.Error()); msg != want {
+		return fmt.Errorf("send to %s: %v; want %q", a.topic, err, want)
+	}
 	return nil
 }

@@ -164,11 +164,7 @@ func aclMqadmin(ctx context.Context, env *Env) error {
 			}
 		}
 		if whiteUpdated {
-			for i := range env.Brokers {
-				if err := env.Nodes.WriteBrokerACL(i, aclNeeds.ACL); err != nil {
-					env.Log.Printf("restoring plain_acl.yml of broker %d: %v", i, err)
-				}
-			}
+			restoreACL(env, new(bool))
 		}
 	}()
 	if err := aclCreateTopic(ctx, env, aclTopicA); err != nil {
@@ -272,10 +268,8 @@ func aclMqadmin(ctx context.Context, env *Env) error {
 
 	// 6. The original file back; unsigned mqadmin still refused.
 	whiteUpdated = false
-	for i := range env.Brokers {
-		if err := env.Nodes.WriteBrokerACL(i, aclNeeds.ACL); err != nil {
-			return err
-		}
+	if err := writeACLAll(env, aclNeeds.ACL); err != nil {
+		return err
 	}
 	return aclMqadminFails(ctx, env, "unsigned after restore", javaclient.Credentials{}, respSystemError, noKey,
 		"clusterAclConfigVersion", "-b", addr)
