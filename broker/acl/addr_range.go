@@ -37,25 +37,15 @@ func parseRange(p string) (addrPattern, error) {
 
 func (r *addrRange) parseIPv4(p string) error {
 	groups := splitJava(p, '.')
-	for i := 1; i <= 3; i++ {
-		found, err := r.group(groups, i, 10, 255)
-		if err != nil {
-			return fmt.Errorf("white address %q: %w", p, err)
-		}
-		if !found {
-			continue
-		}
-		if err := checkHeadGroups(p, r.index-1); err != nil {
-			return err
-		}
-		var b strings.Builder
-		for _, g := range groups[:r.index] {
-			b.WriteString(trimJava(g))
-			b.WriteByte('.')
-		}
-		r.head = b.String()
-		return nil
+	if found, err := r.findRange(p, groups, 3, 10, 255); err != nil || !found {
+		return err
 	}
+	var b strings.Builder
+	for _, g := range groups[:r.index] {
+		b.WriteString(trimJava(g))
+		b.WriteByte('.')
+	}
+	r.head = b.String()
 	return nil
 }
 
@@ -64,25 +54,31 @@ func (r *addrRange) parseIPv6(p string) error {
 		return err
 	}
 	groups := splitJava(p, ':')
-	for i := 1; i < len(groups); i++ {
-		found, err := r.group(groups, i, 16, 0xffff)
-		if err != nil {
-			return fmt.Errorf("white address %q: %w", p, err)
-		}
-		if !found {
-			continue
-		}
-		if err := checkHeadGroups(p, r.index-1); err != nil {
-			return err
-		}
-		head, err := ipv6RangeHead(p)
-		if err != nil {
-			return err
-		}
-		r.head, r.index = head, len(splitJava(head, ':'))
-		return nil
+	if found, err := r.findRange(p, groups, len(groups)-1, 16, 0xffff); err != nil || !found {
+		return err
 	}
+	head, err := ipv6RangeHead(p)
+	if err != nil {
+		return err
+	}
+	r.head, r.index = head, len(splitJava(head, ':'))
 	return nil
+}
+
+// findRange looks for the first of groups[1..last] that is "*" or "a-b"
+// (numbers in base, at most max) and checks the groups before it; it
+// reports whether there was one.
+func (r *addrRange) findRange(p string, groups []string, last, base, max int) (bool, error) {
+	for i := 1; i <= last; i++ {
+		found, err := r.group(groups, i, base, max)
+		if err != nil {
+			return false, fmt.Errorf("white address %q: %w", p, err)
+		}
+		if found {
+			return true, checkHeadGroups(p, r.index-1)
+		}
+	}
+	return false, nil
 }
 
 // group is RangeRemoteAddressStrategy.analysis/ipv6Analysis: it reads
