@@ -76,6 +76,11 @@ func TestACLChecksRequests(t *testing.T) {
 			"No default permission for topic:topicB"},
 		{"default DENY", func() *wire.Command { return signed(sendV2("topicC", 0, "m", "t"), "RocketMQ", "12345678") },
 			"No default permission for topic:topicC"},
+		{"batch to a SUB-only topic (checked as RocketMQ 5 does)", func() *wire.Command {
+			req := sendV2("topicB", 0, "m", "t")
+			req.Code = int32(protocol.ReqSendBatchMessage)
+			return signed(req, "RocketMQ", "12345678")
+		}, "No default permission for topic:topicB"},
 		{"no credentials", func() *wire.Command { return sendV2("topicA", 0, "m", "t") }, "No accessKey is configured"},
 		{"unknown key", func() *wire.Command { return signed(sendV2("topicA", 0, "m", "t"), "nobody1", "12345678") },
 			"No acl config for nobody1"},
@@ -126,6 +131,9 @@ func TestACLRequestResources(t *testing.T) {
 	retry := sendV2("%RETRY%G1", 0, "m", "")
 	hb := wire.NewRequest(int32(protocol.ReqHeartBeat))
 	hb.Body = []byte(`{"clientID":"c","consumerDataSet":[{"groupName":"G2","subscriptionDataSet":[{"topic":"T2","subString":"*"}]}],"producerDataSet":[]}`)
+	batch := wire.NewRequest(int32(protocol.ReqSendBatchMessage))
+	(&protocol.SendMessageRequestHeaderV2{ProducerGroup: "PG", Topic: "T4", DefaultTopic: "TBW102", DefaultTopicQueueNums: 4,
+		Batch: true}).EncodeTo(batch)
 	offset := wire.NewRequest(int32(protocol.ReqUpdateConsumerOffset))
 	(&protocol.UpdateConsumerOffsetRequestHeader{ConsumerGroup: "G3", Topic: "T3", QueueId: 1, CommitOffset: 5}).EncodeTo(offset)
 	for _, tc := range []struct {
@@ -138,7 +146,8 @@ func TestACLRequestResources(t *testing.T) {
 		{"pull", pull("T1", 0, 0, 0, "*"), map[string]acl.Perm{"T1": acl.Sub, "%RETRY%CG": acl.Sub}},
 		{"heartbeat", hb, map[string]acl.Perm{"T2": acl.Sub, "%RETRY%G2": acl.Sub}},
 		{"offset", offset, map[string]acl.Perm{"T3": acl.Sub, "%RETRY%G3": acl.Sub}},
-		{"batch: none", wire.NewRequest(int32(protocol.ReqSendBatchMessage)), nil},
+		{"batch, as RocketMQ 5 checks it", batch, map[string]acl.Perm{"T4": acl.Pub}},
+		{"no topic: none", wire.NewRequest(int32(protocol.ReqSendBatchMessage)), nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.req.AddExt("AccessKey", "k")
