@@ -25,12 +25,6 @@ import (
 	"github.com/sputnikmq/sputnik/remoting/wire"
 )
 
-// The ext fields PlainAccessValidator.parse reads (SessionCredentials).
-const (
-	extAccessKey = "AccessKey"
-	extSignature = "Signature"
-)
-
 // aclGuard checks requests against the ACL files.
 type aclGuard struct{ m *acl.Manager }
 
@@ -53,8 +47,8 @@ func aclRequest(remoteAddr string, req *wire.Command) (*acl.Request, error) {
 	for _, f := range req.Ext {
 		ext[f.Key] = f.Value // HashMap.put: the last duplicate wins
 	}
-	r.AccessKey, r.HasAccessKey = ext[extAccessKey]
-	r.Signature = ext[extSignature]
+	r.AccessKey, r.HasAccessKey = ext[acl.AccessKeyField]
+	r.Signature = ext[acl.SignatureField]
 	if err := addResources(r, req, ext); err != nil {
 		return nil, acl.ParseError(err)
 	}

@@ -10,12 +10,16 @@ import (
 	"slices"
 )
 
-// Ext field names the content leaves out: the signature itself
-// (SessionCredentials.SIGNATURE) and MixAll.UNIQUE_MSG_QUERY_FLAG.
+// The ext fields a signed request carries (SessionCredentials.ACCESS_KEY
+// and SIGNATURE).
 const (
-	signatureField = "Signature"
-	uniqueKeyQuery = "_UNIQUE_KEY_QUERY"
+	AccessKeyField = "AccessKey"
+	SignatureField = "Signature"
 )
+
+// uniqueKeyQuery (MixAll.UNIQUE_MSG_QUERY_FLAG) is left out of the
+// content too.
+const uniqueKeyQuery = "_UNIQUE_KEY_QUERY"
 
 // Content is what the signature covers: the values of ext in key order
 // (Java String order, by UTF-16 code units), without Signature and
@@ -24,7 +28,7 @@ func Content(ext map[string]string, body []byte) []byte {
 	keys := make([]string, 0, len(ext))
 	n := len(body)
 	for k, v := range ext {
-		if k == signatureField || k == uniqueKeyQuery {
+		if k == SignatureField || k == uniqueKeyQuery {
 			continue
 		}
 		keys = append(keys, k)
