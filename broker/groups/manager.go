@@ -186,12 +186,16 @@ func (m *Manager) Load() (config.LoadResult, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	// Java's decoded manager holds its own built-in groups (defaults, like
-	// ours) and then the file's; putAll into ours keeps our built-in
-	// groups' places, so putting the file's groups in order is the same.
-	loaded.Range(func(name string, g config.SubscriptionGroupConfig) bool {
-		m.table.Put(name, g)
-		return true
-	})
+	// ours) and then the file's, and its table is putAll into ours: ours
+	// grows for that size, the built-in groups keep their places and the
+	// file's follow in the decoded table's order.
+	size := loaded.Len()
+	for _, g := range builtIn {
+		if _, ok := loaded.Get(g); !ok {
+			size++
+		}
+	}
+	m.table.PutAll(loaded, size)
 	m.table.DataVersion = config.NewDataVersion(m.opts.Now())
 	m.opts.Log.WithField("groups", loaded.Len()).Info("loaded subscriptionGroup.json")
 	return res, nil
@@ -204,25 +208,10 @@ func (m *Manager) Load() (config.LoadResult, error) {
 func (m *Manager) ReplaceAll(src *config.SubscriptionGroups) error {
 	m.mu.Lock()
 	m.table.DataVersion = src.DataVersion
-	for _, g := range m.namesLocked() {
-		m.table.Remove(g)
-	}
-	src.Range(func(name string, g config.SubscriptionGroupConfig) bool {
-		m.table.Put(name, g)
-		return true
-	})
+	m.table.Clear()
+	m.table.PutAll(src, src.Len())
 	m.mu.Unlock()
 	return m.Persist()
-}
-
-// namesLocked lists the table's keys. Lock should be held.
-func (m *Manager) namesLocked() []string {
-	names := make([]string, 0, m.table.Len())
-	m.table.Range(func(name string, _ config.SubscriptionGroupConfig) bool {
-		names = append(names, name)
-		return true
-	})
-	return names
 }
 
 // Persist is ConfigManager.persist: subscriptionGroup.json is rewritten

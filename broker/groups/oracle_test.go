@@ -2,6 +2,7 @@ package groups
 
 import (
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -63,6 +64,24 @@ func groupCommand(t *testing.T, out *strings.Builder, m *Manager, op string, a [
 		fmt.Fprintf(out, "counter %d\n", m.DataVersion().Counter)
 	case "isSys":
 		fmt.Fprintln(out, IsSysConsumerGroup(a[1]))
+	case "bulk":
+		n, err := strconv.Atoi(a[2])
+		require.NoError(t, err)
+		for i := range n {
+			require.NoError(t, m.Update(config.NewSubscriptionGroupConfig(a[1]+strconv.Itoa(i))))
+		}
+	case "syncFromFile": // the slave sync's decode (broker/slavesync.go)
+		data, err := os.ReadFile(config.SubscriptionGroupPath(m.opts.StorePathRootDir))
+		require.NoError(t, err)
+		w, err := config.DecodeSubscriptionGroups(data)
+		require.NoError(t, err)
+		require.NoError(t, m.ReplaceAll(w))
+	case "names":
+		var names []string
+		for _, g := range m.Groups() {
+			names = append(names, g.GroupName)
+		}
+		fmt.Fprintln(out, strings.Join(names, " "))
 	case "persist":
 		require.NoError(t, m.Persist())
 	case "load":

@@ -56,10 +56,6 @@
 //
 //   - The table lock is a plain mutex: Java's tryLock gives up after 3 s
 //     and returns null; here the caller waits.
-//   - Loading a file of 683 topics or more: Java's putAll first grows the
-//     live table (tryPresize) before putting, which store/config.Topics
-//     does not expose; the table then iterates differently from Java's
-//     until the next restart. Needs a config.Topics.PutAll.
 package topics
 
 import "errors"

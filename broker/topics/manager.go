@@ -214,10 +214,7 @@ func (m *Manager) Load() (config.LoadResult, error) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	loaded.Range(func(name string, tc config.TopicConfig) bool {
-		m.table.Put(name, tc)
-		return true
-	})
+	m.table.PutAll(loaded)
 	m.table.DataVersion = loaded.DataVersion
 	m.opts.Log.WithField("topics", loaded.Len()).Info("loaded topics.json")
 	return res, nil
@@ -230,25 +227,10 @@ func (m *Manager) Load() (config.LoadResult, error) {
 func (m *Manager) ReplaceAll(src *config.Topics) error {
 	m.mu.Lock()
 	m.table.DataVersion = src.DataVersion
-	for _, name := range m.namesLocked() {
-		m.table.Remove(name)
-	}
-	src.Range(func(name string, tc config.TopicConfig) bool {
-		m.table.Put(name, tc)
-		return true
-	})
+	m.table.Clear()
+	m.table.PutAll(src)
 	m.mu.Unlock()
 	return m.Persist()
-}
-
-// namesLocked lists the table's keys. Lock should be held.
-func (m *Manager) namesLocked() []string {
-	names := make([]string, 0, m.table.Len())
-	m.table.Range(func(name string, _ config.TopicConfig) bool {
-		names = append(names, name)
-		return true
-	})
-	return names
 }
 
 // Persist is ConfigManager.persist: topics.json is rewritten (the previous

@@ -2,6 +2,7 @@ package topics
 
 import (
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -106,6 +107,23 @@ func topicCommand(t *testing.T, out *strings.Builder, m *Manager, op string, a [
 		fmt.Fprintln(out, m.IsOrderTopic(a[1]))
 	case "select":
 		fmt.Fprintln(out, tcString(m.Select(a[1])))
+	case "bulk":
+		for i := range atoi(t, a[2]) {
+			require.NoError(t, m.Update(config.TopicConfig{TopicName: a[1] + strconv.Itoa(i), ReadQueueNums: 8, WriteQueueNums: 8, Perm: 6,
+				TopicFilterType: config.SingleTag}))
+		}
+	case "syncFromFile": // the slave sync's decode (broker/slavesync.go)
+		data, err := os.ReadFile(config.TopicsPath(m.opts.StorePathRootDir))
+		require.NoError(t, err)
+		w, err := config.DecodeTopics(data)
+		require.NoError(t, err)
+		require.NoError(t, m.ReplaceAll(w))
+	case "names":
+		var names []string
+		for _, tc := range m.Wrapper().Topics {
+			names = append(names, tc.TopicName)
+		}
+		fmt.Fprintln(out, strings.Join(names, " "))
 	case "delete":
 		_, err := m.Delete(a[1])
 		require.NoError(t, err)

@@ -130,12 +130,26 @@ func (m *chm[K, V]) Remove(k K) (V, bool) {
 
 // PutAll is ConcurrentHashMap.putAll: tryPresize(from.Len()), then a put
 // of every entry of from in from's order.
-func (m *chm[K, V]) PutAll(from *chm[K, V]) {
-	m.tryPresize(from.Len())
+func (m *chm[K, V]) PutAll(from *chm[K, V]) { m.putAllSized(from, from.Len()) }
+
+// putAllSized is PutAll from a Java map of size entries whose entries
+// beyond from's m holds already (putting them again changes nothing).
+func (m *chm[K, V]) putAllSized(from *chm[K, V], size int) {
+	m.tryPresize(size)
 	from.Range(func(k K, v V) bool {
 		m.Put(k, v)
 		return true
 	})
+}
+
+// Clear is ConcurrentHashMap.clear: every key removed; the table keeps its
+// length and resize threshold.
+func (m *chm[K, V]) Clear() {
+	for i := range m.bins {
+		m.bins[i] = nil
+	}
+	clear(m.vals)
+	clear(m.hashes)
 }
 
 func (m *chm[K, V]) tryPresize(size int) {

@@ -115,6 +115,20 @@ func (s *SubscriptionGroups) Remove(group string) (SubscriptionGroupConfig, bool
 // Len returns the number of groups.
 func (s *SubscriptionGroups) Len() int { return s.table.Len() }
 
+// PutAll is subscriptionGroupTable.putAll(m) for a map m holding from's
+// groups and others s holds already, size entries in all: the table first
+// grows for size (ConcurrentHashMap.tryPresize), then takes from's groups
+// in from's order. SlaveSynchronize passes the master's table (size is
+// from.Len()); SubscriptionGroupManager.decode a decoded manager's, which
+// also holds the built-in groups.
+func (s *SubscriptionGroups) PutAll(from *SubscriptionGroups, size int) {
+	s.table.putAllSized(from.table, size)
+}
+
+// Clear is subscriptionGroupTable.clear(): no group is left, and the table
+// keeps the size it has grown to.
+func (s *SubscriptionGroups) Clear() { s.table.Clear() }
+
 // Range calls f in the file's order until f returns false.
 func (s *SubscriptionGroups) Range(f func(group string, g SubscriptionGroupConfig) bool) {
 	s.table.Range(f)

@@ -66,6 +66,25 @@ func TestCHMPutRemove(t *testing.T) {
 	require.False(t, ok)
 }
 
+// Clear keeps the grown table (ConcurrentHashMap.clear): keys put after
+// it land in the bins of the grown table, not of a new one.
+func TestCHMClearKeepsTable(t *testing.T) {
+	m := newCHM[int32, int64](intHash, capDefaultCHM)
+	for k := range int32(13) { // the 13th key doubles the 16 bins
+		m.Put(k, 0)
+	}
+	require.Len(t, m.bins, 32)
+	m.Clear()
+	require.Zero(t, m.Len())
+	require.Len(t, m.bins, 32)
+	for _, k := range []int32{16, 1} {
+		m.Put(k, 0)
+	}
+	require.Equal(t, []int32{1, 16}, m.Keys()) // 16 in bin 16 of 32, not bin 0 of 16
+	_, ok := m.Get(3)
+	require.False(t, ok)
+}
+
 func TestDataVersionNext(t *testing.T) {
 	d := NewDataVersion(5)
 	d.Next(9)

@@ -151,6 +151,17 @@ func (t *Topics) Remove(topic string) (TopicConfig, bool) { return t.table.Remov
 // Len returns the number of topics.
 func (t *Topics) Len() int { return t.table.Len() }
 
+// PutAll is topicConfigTable.putAll(from's table), as TopicConfigManager.
+// decode and SlaveSynchronize.syncTopicConfig call it: the table first
+// grows for from's size (ConcurrentHashMap.tryPresize), then takes from's
+// topics in from's order. The growth decides the order of a table given
+// 683 topics or more at once.
+func (t *Topics) PutAll(from *Topics) { t.table.PutAll(from.table) }
+
+// Clear is topicConfigTable.clear(): no topic is left, and the table keeps
+// the size it has grown to.
+func (t *Topics) Clear() { t.table.Clear() }
+
 // Range calls f in the file's order until f returns false.
 func (t *Topics) Range(f func(topic string, tc TopicConfig) bool) { t.table.Range(f) }
 

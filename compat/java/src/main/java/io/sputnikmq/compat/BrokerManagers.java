@@ -24,12 +24,14 @@ import org.apache.rocketmq.common.MixAll;
 import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.common.TopicFilterType;
 import org.apache.rocketmq.common.protocol.body.KVTable;
+import org.apache.rocketmq.common.protocol.body.SubscriptionGroupWrapper;
 import org.apache.rocketmq.common.protocol.body.TopicConfigSerializeWrapper;
 import org.apache.rocketmq.common.subscription.SubscriptionGroupConfig;
 import org.apache.rocketmq.common.topic.TopicValidator;
 import org.apache.rocketmq.remoting.netty.NettyClientConfig;
 import org.apache.rocketmq.remoting.netty.NettyServerConfig;
 import org.apache.rocketmq.remoting.protocol.RemotingCommand;
+import org.apache.rocketmq.remoting.protocol.RemotingSerializable;
 import org.apache.rocketmq.store.MessageStore;
 import org.apache.rocketmq.store.config.MessageStoreConfig;
 
@@ -186,6 +188,24 @@ public final class BrokerManagers {
             case "delete":
                 m.deleteTopicConfig(a[1]);
                 break;
+            case "bulk": // a[2] topics named a[1]0, a[1]1, ...: enough for a table to grow
+                for (int i = 0; i < Integer.parseInt(a[2]); i++) {
+                    m.updateTopicConfig(new TopicConfig(a[1] + i, 8, 8, 6));
+                }
+                break;
+            case "names":
+                out.println(String.join(" ", m.getTopicConfigTable().keySet()));
+                break;
+            case "syncFromFile": { // SlaveSynchronize.syncTopicConfig, the master answering with this topics file
+                Path p = Paths.get(BrokerPathConfigHelper.getTopicConfigPath(storeConfig.getStorePathRootDir()));
+                TopicConfigSerializeWrapper w = RemotingSerializable.fromJson(
+                    new String(Files.readAllBytes(p), StandardCharsets.UTF_8), TopicConfigSerializeWrapper.class);
+                m.getDataVersion().assignNewOne(w.getDataVersion());
+                m.getTopicConfigTable().clear();
+                m.getTopicConfigTable().putAll(w.getTopicConfigTable());
+                m.persist();
+                break;
+            }
             case "wrapper": {
                 TopicConfigSerializeWrapper w = m.buildTopicConfigSerializeWrapper();
                 out.println("counter " + w.getDataVersion().getCounter().get());
@@ -291,6 +311,26 @@ public final class BrokerManagers {
             case "isSys":
                 out.println(MixAll.isSysConsumerGroup(a[1]));
                 break;
+            case "bulk": // a[2] groups named a[1]0, a[1]1, ...: enough for a table to grow
+                for (int i = 0; i < Integer.parseInt(a[2]); i++) {
+                    SubscriptionGroupConfig g = new SubscriptionGroupConfig();
+                    g.setGroupName(a[1] + i);
+                    m.updateSubscriptionGroupConfig(g);
+                }
+                break;
+            case "names":
+                out.println(String.join(" ", m.getSubscriptionGroupTable().keySet()));
+                break;
+            case "syncFromFile": { // SlaveSynchronize.syncSubscriptionGroupConfig, the master answering with this file
+                Path p = Paths.get(BrokerPathConfigHelper.getSubscriptionGroupPath(storeConfig.getStorePathRootDir()));
+                SubscriptionGroupWrapper w = RemotingSerializable.fromJson(
+                    new String(Files.readAllBytes(p), StandardCharsets.UTF_8), SubscriptionGroupWrapper.class);
+                m.getDataVersion().assignNewOne(w.getDataVersion());
+                m.getSubscriptionGroupTable().clear();
+                m.getSubscriptionGroupTable().putAll(w.getSubscriptionGroupTable());
+                m.persist();
+                break;
+            }
             default:
                 common(m, op, BrokerPathConfigHelper.getSubscriptionGroupPath(storeConfig.getStorePathRootDir()));
         }
