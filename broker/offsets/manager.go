@@ -203,7 +203,8 @@ func (m *Manager) Clone(srcGroup, dstGroup, topic string) {
 }
 
 // PutAll is a slave taking its master's offsets (Java SlaveSynchronize.
-// syncConsumerOffset, offsetTable.putAll): each of src's keys gets src's
+// syncConsumerOffset, offsetTable.putAll): the table grows first for src's
+// size as Java's does, then each of src's keys gets src's
 // queues; keys src lacks are kept. A key none of whose queues src drops is
 // updated in place, keeping its place in the table as Java's put of an
 // existing key does; another is removed and written again, as Clone does.
@@ -211,6 +212,7 @@ func (m *Manager) Clone(srcGroup, dstGroup, topic string) {
 func (m *Manager) PutAll(src *config.ConsumerOffsets) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.table.Presize(src.Len())
 	src.Range(func(key string, q *config.QueueOffsets) bool {
 		m.putLocked(key, q)
 		return true

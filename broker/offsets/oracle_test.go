@@ -2,12 +2,15 @@ package offsets
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/sputnikmq/sputnik/store/config"
 )
 
 // Java 4.9.8: ConsumerOffsetManager (4.9.7 broker jar, the same source):
@@ -84,6 +87,24 @@ func offsetCommand(t *testing.T, out *strings.Builder, m *Manager, op string, a 
 		fmt.Fprintln(out, treeMap(m.MinOffsetInAllGroups(a[1], filter)))
 	case "scan":
 		m.ScanUnsubscribed()
+	case "bulk":
+		for i := range atoi(t, a[2]) {
+			m.Commit("127.0.0.1:5555", "G", a[1]+strconv.Itoa(i), 0, int64(i))
+		}
+	case "names":
+		var names []string
+		m.table.Range(func(key string, _ *config.QueueOffsets) bool {
+			names = append(names, key)
+			return true
+		})
+		fmt.Fprintln(out, strings.Join(names, " "))
+	case "syncFromFile": // the slave sync's decode (broker/slavesync.go)
+		data, err := os.ReadFile(m.path)
+		require.NoError(t, err)
+		w, err := config.DecodeConsumerOffsets(data)
+		require.NoError(t, err)
+		m.PutAll(w)
+		require.NoError(t, m.Persist())
 	case "persist":
 		require.NoError(t, m.Persist())
 	case "load":

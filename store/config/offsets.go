@@ -134,6 +134,11 @@ func (c *ConsumerOffsets) Remove(key string) bool {
 // Len returns the number of keys.
 func (c *ConsumerOffsets) Len() int { return c.table.Len() }
 
+// Presize is the first step of offsetTable.putAll(m) for a map m of n
+// keys (ConcurrentHashMap.tryPresize): the table grows as Java's would
+// before the keys are put, which decides its order from 341 keys on.
+func (c *ConsumerOffsets) Presize(n int) { c.table.tryPresize(n) }
+
 // Range calls f in the file's order until f returns false.
 func (c *ConsumerOffsets) Range(f func(key string, q *QueueOffsets) bool) { c.table.Range(f) }
 

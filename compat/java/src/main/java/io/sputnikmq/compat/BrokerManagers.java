@@ -23,6 +23,7 @@ import org.apache.rocketmq.common.BrokerConfig;
 import org.apache.rocketmq.common.MixAll;
 import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.common.TopicFilterType;
+import org.apache.rocketmq.common.protocol.body.ConsumerOffsetSerializeWrapper;
 import org.apache.rocketmq.common.protocol.body.KVTable;
 import org.apache.rocketmq.common.protocol.body.SubscriptionGroupWrapper;
 import org.apache.rocketmq.common.protocol.body.TopicConfigSerializeWrapper;
@@ -400,6 +401,22 @@ public final class BrokerManagers {
             case "scan":
                 m.scanUnsubscribedTopic();
                 break;
+            case "bulk": // a[2] keys a[1]0@G, a[1]1@G, ...: enough for a table to grow
+                for (int i = 0; i < Integer.parseInt(a[2]); i++) {
+                    m.commitOffset("127.0.0.1:5555", "G", a[1] + i, 0, i);
+                }
+                break;
+            case "names":
+                out.println(String.join(" ", m.getOffsetTable().keySet()));
+                break;
+            case "syncFromFile": { // SlaveSynchronize.syncConsumerOffset, the master answering with this file
+                ConsumerOffsetSerializeWrapper w = RemotingSerializable.fromJson(
+                    new String(Files.readAllBytes(Paths.get(m.configFilePath())), StandardCharsets.UTF_8),
+                    ConsumerOffsetSerializeWrapper.class);
+                m.getOffsetTable().putAll(w.getOffsetTable());
+                m.persist();
+                break;
+            }
             default:
                 common(m, op, m.configFilePath()); // lmqConsumerOffset.json with enableLmq
         }
