@@ -204,45 +204,18 @@ func (m *Manager) Clone(srcGroup, dstGroup, topic string) {
 
 // PutAll is a slave taking its master's offsets (Java SlaveSynchronize.
 // syncConsumerOffset, offsetTable.putAll): the table grows first for src's
-// size as Java's does, then each of src's keys gets src's
-// queues; keys src lacks are kept. A key none of whose queues src drops is
-// updated in place, keeping its place in the table as Java's put of an
-// existing key does; another is removed and written again, as Clone does.
-// Nothing is written (Persist).
+// size as Java's does, then each of src's keys takes src's queue map
+// itself, in src's order; a key the table has keeps its place, keys src
+// lacks are kept. src must not be used after. Nothing is written
+// (Persist).
 func (m *Manager) PutAll(src *config.ConsumerOffsets) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.table.Presize(src.Len())
 	src.Range(func(key string, q *config.QueueOffsets) bool {
-		m.putLocked(key, q)
+		m.table.Put(key, q)
 		return true
 	})
-}
-
-// putLocked gives key the queues of src. Lock should be held.
-func (m *Manager) putLocked(key string, src *config.QueueOffsets) {
-	if dst, ok := m.table.Queues(key); ok && covers(src, dst) {
-		src.Range(func(id int32, off int64) bool {
-			dst.Put(id, off)
-			return true
-		})
-		return
-	}
-	m.table.Remove(key)
-	src.Range(func(id int32, off int64) bool {
-		m.table.Commit(key, id, off)
-		return true
-	})
-}
-
-// covers reports whether every queue of dst is in src.
-func covers(src, dst *config.QueueOffsets) bool {
-	all := true
-	dst.Range(func(id int32, _ int64) bool {
-		_, all = src.Get(id)
-		return all
-	})
-	return all
 }
 
 // RemoveGroup is removeOffset: every key of group is deleted.

@@ -125,6 +125,10 @@ func (c *ConsumerOffsets) Query(key string, queueID int32) (int64, bool) {
 // Queues returns key's queue map (shared, not a copy).
 func (c *ConsumerOffsets) Queues(key string) (*QueueOffsets, bool) { return c.table.Get(key) }
 
+// Put gives key the queue map q itself (offsetTable.put): an existing key
+// keeps its place in the table, a new one is appended. q is then shared.
+func (c *ConsumerOffsets) Put(key string, q *QueueOffsets) { c.table.Put(key, q) }
+
 // Remove deletes key.
 func (c *ConsumerOffsets) Remove(key string) bool {
 	_, ok := c.table.Remove(key)
