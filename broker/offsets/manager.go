@@ -211,11 +211,7 @@ func (m *Manager) Clone(srcGroup, dstGroup, topic string) {
 func (m *Manager) PutAll(src *config.ConsumerOffsets) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.table.Presize(src.Len())
-	src.Range(func(key string, q *config.QueueOffsets) bool {
-		m.table.Put(key, q)
-		return true
-	})
+	m.table.PutAll(src)
 }
 
 // RemoveGroup is removeOffset: every key of group is deleted.

@@ -145,9 +145,7 @@ func (m *chm[K, V]) putAllSized(from *chm[K, V], size int) {
 // Clear is ConcurrentHashMap.clear: every key removed; the table keeps its
 // length and resize threshold.
 func (m *chm[K, V]) Clear() {
-	for i := range m.bins {
-		m.bins[i] = nil
-	}
+	clear(m.bins)
 	clear(m.vals)
 	clear(m.hashes)
 }

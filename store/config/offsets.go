@@ -125,10 +125,6 @@ func (c *ConsumerOffsets) Query(key string, queueID int32) (int64, bool) {
 // Queues returns key's queue map (shared, not a copy).
 func (c *ConsumerOffsets) Queues(key string) (*QueueOffsets, bool) { return c.table.Get(key) }
 
-// Put gives key the queue map q itself (offsetTable.put): an existing key
-// keeps its place in the table, a new one is appended. q is then shared.
-func (c *ConsumerOffsets) Put(key string, q *QueueOffsets) { c.table.Put(key, q) }
-
 // Remove deletes key.
 func (c *ConsumerOffsets) Remove(key string) bool {
 	_, ok := c.table.Remove(key)
@@ -138,10 +134,12 @@ func (c *ConsumerOffsets) Remove(key string) bool {
 // Len returns the number of keys.
 func (c *ConsumerOffsets) Len() int { return c.table.Len() }
 
-// Presize is the first step of offsetTable.putAll(m) for a map m of n
-// keys (ConcurrentHashMap.tryPresize): the table grows as Java's would
-// before the keys are put, which decides its order from 341 keys on.
-func (c *ConsumerOffsets) Presize(n int) { c.table.tryPresize(n) }
+// PutAll is offsetTable.putAll(from's table): the table first grows for
+// from's size (ConcurrentHashMap.tryPresize, which decides its order from
+// 341 keys on), then each of from's keys takes from's queue map itself,
+// in from's order; a key c has keeps its place. The queue maps are then
+// shared with from.
+func (c *ConsumerOffsets) PutAll(from *ConsumerOffsets) { c.table.PutAll(from.table) }
 
 // Range calls f in the file's order until f returns false.
 func (c *ConsumerOffsets) Range(f func(key string, q *QueueOffsets) bool) { c.table.Range(f) }
