@@ -32,14 +32,6 @@
 //     them through offsetTable.keySet()'s iterator), so a QUERY_CORRECTION_OFFSET
 //     naming a group silently drops that group's committed offsets at the
 //     next persist. No client depends on that.
-//   - Clone builds the copy with commits (a 32-capacity map) where Java uses
-//     `new ConcurrentHashMap<>(map)` (a 16-bin table presized for the
-//     count): the copied queues iterate the same unless the group has at
-//     most 10 queues with an id of 16 or more, or 48 queues or more; and a
-//     destination key that already existed moves to its bin's tail; an
-//     empty source (only a file can hold one) removes the destination key
-//     where Java stores an empty map. Needs a config.ConsumerOffsets copy
-//     constructor to be exact.
 //   - MinOffsetInAllGroups skips a key without '@' where Java throws
 //     ArrayIndexOutOfBoundsException.
 //   - With Options.Lmq the table is LmqConsumerOffsetManager's, kept in

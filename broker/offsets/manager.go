@@ -184,21 +184,15 @@ func (m *Manager) collect(pick func(topic, group string) (string, bool)) []strin
 	return set.Keys()
 }
 
-// Clone is cloneOffset: dstGroup's offsets of topic become a copy of
-// srcGroup's (nothing happens when srcGroup has none). See the package doc
-// for the order of the copy.
+// Clone is cloneOffset: dstGroup's key of topic takes a copy of srcGroup's
+// queue map (nothing happens when srcGroup has none). The copy is Java's
+// `new ConcurrentHashMap<>(map)`, so its queues iterate as Java's, and a
+// key the table has keeps its place.
 func (m *Manager) Clone(srcGroup, dstGroup, topic string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	src, ok := m.table.Queues(config.OffsetKey(topic, srcGroup))
-	if !ok {
-		return
-	}
-	queues := queuesOf(src)
-	dst := config.OffsetKey(topic, dstGroup)
-	m.table.Remove(dst) // an empty source leaves no key (Java: an empty map)
-	for _, q := range queues {
-		m.table.Commit(dst, q.QueueID, q.Offset)
+	if src, ok := m.table.Queues(config.OffsetKey(topic, srcGroup)); ok {
+		m.table.Put(config.OffsetKey(topic, dstGroup), src.Copy())
 	}
 }
 

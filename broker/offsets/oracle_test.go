@@ -3,6 +3,7 @@ package offsets
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -105,6 +106,9 @@ func offsetCommand(t *testing.T, out *strings.Builder, m *Manager, op string, a 
 		require.NoError(t, err)
 		m.PutAll(w)
 		require.NoError(t, m.Persist())
+	case "writeFile": // a file as an operator or an older broker may leave it
+		require.NoError(t, os.MkdirAll(filepath.Dir(m.path), 0o755))
+		require.NoError(t, os.WriteFile(m.path, []byte(a[1]), 0o644))
 	case "persist":
 		require.NoError(t, m.Persist())
 	case "load":

@@ -49,6 +49,14 @@ func newCHM[K comparable, V any](hashOf func(K) int32, initialCapacity int) *chm
 	return m
 }
 
+// newCHMCopy is `new ConcurrentHashMap<>(from)`: DEFAULT_CAPACITY bins
+// before putAll presizes the table for from's entries.
+func newCHMCopy[K comparable, V any](from *chm[K, V]) *chm[K, V] {
+	m := &chm[K, V]{hashOf: from.hashOf, vals: map[K]V{}, hashes: map[K]uint32{}, sizeCtl: chmDefaultCapacity}
+	m.PutAll(from)
+	return m
+}
+
 // chmInitialTable is the table length of `new ConcurrentHashMap<>(c)`:
 // JDK 11+ computes tableSizeFor(1 + c/0.75), JDK 8 tableSizeFor(c + c/2 + 1);
 // they agree for every capacity the managers use (32, 256, 512, 1024).

@@ -43,6 +43,10 @@ func (q *QueueOffsets) Get(queueID int32) (int64, bool) { return q.table.Get(que
 // Put stores offset for queueID.
 func (q *QueueOffsets) Put(queueID int32, offset int64) { q.table.Put(queueID, offset) }
 
+// Copy is `new ConcurrentHashMap<>(q)` (ConsumerOffsetManager.cloneOffset):
+// a table of its own, presized for q's queues, filled in q's order.
+func (q *QueueOffsets) Copy() *QueueOffsets { return &QueueOffsets{table: newCHMCopy(q.table)} }
+
 // Len returns the number of queues.
 func (q *QueueOffsets) Len() int { return q.table.Len() }
 
@@ -124,6 +128,10 @@ func (c *ConsumerOffsets) Query(key string, queueID int32) (int64, bool) {
 
 // Queues returns key's queue map (shared, not a copy).
 func (c *ConsumerOffsets) Queues(key string) (*QueueOffsets, bool) { return c.table.Get(key) }
+
+// Put is offsetTable.put: key takes q (shared, not copied); a key c has
+// keeps its place.
+func (c *ConsumerOffsets) Put(key string, q *QueueOffsets) { c.table.Put(key, q) }
 
 // Remove deletes key.
 func (c *ConsumerOffsets) Remove(key string) bool {

@@ -417,6 +417,10 @@ public final class BrokerManagers {
                 m.persist();
                 break;
             }
+            case "writeFile": // a file as an operator or an older broker may leave it
+                Files.createDirectories(Paths.get(m.configFilePath()).getParent());
+                Files.write(Paths.get(m.configFilePath()), a[1].getBytes(StandardCharsets.UTF_8));
+                break;
             default:
                 common(m, op, m.configFilePath()); // lmqConsumerOffset.json with enableLmq
         }
