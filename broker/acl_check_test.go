@@ -132,7 +132,7 @@ func TestACLRequestResources(t *testing.T) {
 	hb := wire.NewRequest(int32(protocol.ReqHeartBeat))
 	hb.Body = []byte(`{"clientID":"c","consumerDataSet":[{"groupName":"G2","subscriptionDataSet":[{"topic":"T2","subString":"*"}]}],"producerDataSet":[]}`)
 	batch := wire.NewRequest(int32(protocol.ReqSendBatchMessage))
-	(&protocol.SendMessageRequestHeaderV2{ProducerGroup: "PG", Topic: "T4", DefaultTopic: "TBW102", DefaultTopicQueueNums: 4,
+	(&protocol.SendMessageRequestHeaderV2{ProducerGroup: "PG", Topic: "T4", DefaultTopic: "TBW102", DefaultTopicQueueNums: protocol.Some[int32](4),
 		Batch: true}).EncodeTo(batch)
 	offset := wire.NewRequest(int32(protocol.ReqUpdateConsumerOffset))
 	(&protocol.UpdateConsumerOffsetRequestHeader{ConsumerGroup: "G3", Topic: "T3", QueueId: 1, CommitOffset: 5}).EncodeTo(offset)

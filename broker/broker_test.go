@@ -89,7 +89,7 @@ func sendV2(topic string, queueID int32, body, tags string) *wire.Command {
 	req := wire.NewRequest(int32(protocol.ReqSendMessageV2))
 	props := message.AppendProperties(nil, message.Properties{{Key: message.PropTags, Value: tags}, {Key: message.PropWait, Value: "true"}})
 	(&protocol.SendMessageRequestHeaderV2{
-		ProducerGroup: "PG", Topic: topic, DefaultTopic: "TBW102", DefaultTopicQueueNums: 4,
+		ProducerGroup: "PG", Topic: topic, DefaultTopic: "TBW102", DefaultTopicQueueNums: protocol.Some[int32](4),
 		QueueId: queueID, BornTimestamp: time.Now().UnixMilli(), Properties: string(props),
 	}).EncodeTo(req)
 	req.Body = []byte(body)
@@ -100,7 +100,8 @@ func pull(topic string, queueID int32, offset int64, suspendMs int64, sub string
 	req := wire.NewRequest(int32(protocol.ReqPullMessage))
 	(&protocol.PullMessageRequestHeader{
 		ConsumerGroup: "CG", Topic: topic, QueueId: queueID, QueueOffset: offset, MaxMsgNums: 32,
-		SysFlag: pullFlagSuspend | pullFlagSubscription, SuspendTimeoutMillis: suspendMs, Subscription: sub,
+		SysFlag: pullFlagSuspend | pullFlagSubscription, SuspendTimeoutMillis: protocol.Some(suspendMs), Subscription: sub,
+		CommitOffset: protocol.Some[int64](0), SubVersion: protocol.Some[int64](0), // sent by every client
 	}).EncodeTo(req)
 	return req
 }

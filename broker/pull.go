@@ -144,6 +144,10 @@ func (h *pullHandlers) process(c *remoting.Conn, req *wire.Command, hdr *protoco
 	if errResp != nil {
 		return errResp
 	}
+	if h.commits(hdr, allowSuspend) && !hdr.CommitOffset.Valid {
+		// Java reads the pull, then fails to unbox the offset to commit.
+		return missingField(resp, "commitOffset")
+	}
 	res, err := h.store.GetMessage(hdr.ConsumerGroup, hdr.Topic, hdr.QueueId, hdr.QueueOffset, int(hdr.MaxMsgNums), filter)
 	if err == nil && res.FallRecorded {
 		h.stats.RecordFallBehind(hdr.ConsumerGroup, hdr.Topic, hdr.QueueId, res.FallBehind)
@@ -160,9 +164,21 @@ func (h *pullHandlers) process(c *remoting.Conn, req *wire.Command, hdr *protoco
 // commit stores the offset the pull carried (hasCommitOffsetFlag), as Java
 // does at the end of processRequest.
 func (h *pullHandlers) commit(c *remoting.Conn, hdr *protocol.PullMessageRequestHeader, allowSuspend bool) {
-	if allowSuspend && hdr.SysFlag&pullFlagCommitOffset != 0 && !h.set.Slave {
-		h.offsets.Commit(c.RemoteAddr(), hdr.ConsumerGroup, hdr.Topic, hdr.QueueId, hdr.CommitOffset)
+	if h.commits(hdr, allowSuspend) && hdr.CommitOffset.Valid {
+		h.offsets.Commit(c.RemoteAddr(), hdr.ConsumerGroup, hdr.Topic, hdr.QueueId, hdr.CommitOffset.Value)
 	}
+}
+
+// commits reports whether the pull commits its offset (Java storeOffsetEnable).
+func (h *pullHandlers) commits(hdr *protocol.PullMessageRequestHeader, allowSuspend bool) bool {
+	return allowSuspend && hdr.SysFlag&pullFlagCommitOffset != 0 && !h.set.Slave
+}
+
+// missingField answers SYSTEM_ERROR for a lenient header field the pull
+// needs, where Java trips over its null.
+func missingField(resp *wire.Command, key string) *wire.Command {
+	pe, _ := protocol.AsError(protocol.ErrFieldNull(key))
+	return fail(resp, pe.Code, pe.Remark)
 }
 
 // check runs Java's permission, group, topic, queue and subscription
@@ -178,6 +194,9 @@ func (h *pullHandlers) check(c *remoting.Conn, resp *wire.Command, hdr *protocol
 	}
 	if !sg.ConsumeEnable {
 		return sg, nil, fail(resp, protocol.RespNoPermission, "subscription group no permission, "+hdr.ConsumerGroup)
+	}
+	if hdr.SysFlag&pullFlagSuspend != 0 && !hdr.SuspendTimeoutMillis.Valid {
+		return sg, nil, missingField(resp, "suspendTimeoutMillis")
 	}
 	tc, ok := h.topics.Select(hdr.Topic)
 	if !ok {
@@ -206,7 +225,9 @@ func (h *pullHandlers) subscription(resp *wire.Command, hdr *protocol.PullMessag
 			return nil, fail(resp, protocol.RespNoPermission, "the consumer group["+hdr.ConsumerGroup+"] can not consume by broadcast way")
 		case !sub.Found:
 			return nil, fail(resp, protocol.RespSubscriptionNotExist, "the consumer's subscription not exist"+protocol.FAQSuggestTodo)
-		case sub.SubVersion < hdr.SubVersion:
+		case !hdr.SubVersion.Valid:
+			return nil, missingField(resp, "subVersion")
+		case sub.SubVersion < hdr.SubVersion.Value:
 			return nil, fail(resp, protocol.RespSubscriptionNotLatest, "the consumer's subscription not latest")
 		}
 	}
@@ -237,6 +258,9 @@ func (h *pullHandlers) subscription(resp *wire.Command, hdr *protocol.PullMessag
 func (h *pullHandlers) sqlFilter(resp *wire.Command, hdr *protocol.PullMessageRequestHeader, sub Subscription, typ string) (pullFilter, *wire.Command) {
 	if hdr.SysFlag&pullFlagSubscription != 0 {
 		m, err := h.filters.Build(typ, sub.SubString) // an empty expression does not compile either
+		if err == nil && !hdr.SubVersion.Valid {
+			err = protocol.ErrFieldNull("subVersion") // Java's build takes a long
+		}
 		if err != nil {
 			h.log.WithError(err).WithField("group", hdr.ConsumerGroup).Warn("parse the consumer's subscription failed")
 			return nil, fail(resp, protocol.RespSubscriptionParseFailed, "parse the consumer's subscription failed")
@@ -247,7 +271,7 @@ func (h *pullHandlers) sqlFilter(resp *wire.Command, hdr *protocol.PullMessageRe
 	switch {
 	case !ok:
 		return nil, fail(resp, protocol.RespFilterDataNotExist, "The broker's consumer filter data is not exist!Your expression may be wrong!")
-	case f.ClientVersion < hdr.SubVersion:
+	case f.ClientVersion < hdr.SubVersion.Value: // present: checked with the subscription
 		return nil, fail(resp, protocol.RespFilterDataNotLatest, "the consumer's consumer filter data not latest")
 	}
 	return sqlFilter{m: f.Matcher, bitMap: f.MatchBitMap}, nil
@@ -337,7 +361,7 @@ func pullCode(st store.GetStatus, requested int64) protocol.ResponseCode {
 // without long polling). The request's header bytes are kept by copying
 // the header; the body is not needed.
 func (h *pullHandlers) suspend(c *remoting.Conn, req *wire.Command, hdr *protocol.PullMessageRequestHeader, filter pullFilter) {
-	timeout := time.Duration(hdr.SuspendTimeoutMillis) * time.Millisecond
+	timeout := time.Duration(hdr.SuspendTimeoutMillis.Value) * time.Millisecond
 	if !h.set.LongPollingEnable {
 		timeout = h.set.ShortPollingTime
 	}

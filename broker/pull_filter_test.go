@@ -180,7 +180,7 @@ func TestPullSQL92FilterBitMap(t *testing.T) {
 	var h protocol.PullMessageRequestHeader
 	require.NoError(t, h.DecodeFrom(pullReq))
 	h.SysFlag &^= pullFlagSubscription // the registered filter
-	h.ExpressionType, h.SubVersion = body.ExpressionTypeSQL92, 1
+	h.ExpressionType, h.SubVersion = body.ExpressionTypeSQL92, protocol.Some[int64](1)
 	h.EncodeTo(pullReq)
 	resp = invoke(t, cl, addr, pullReq)
 	require.EqualValues(t, protocol.RespSuccess, resp.Code, resp.Remark)

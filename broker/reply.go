@@ -47,9 +47,9 @@ func (h *replyHandlers) reply(ctx context.Context, c *remoting.Conn, req *wire.C
 	if err != nil {
 		return nil, err
 	}
-	resp := h.send.preSend(c, req, &hdr)
-	if resp.Code != -1 {
-		return resp, nil
+	resp, err := h.send.preSend(c, req, &hdr)
+	if err != nil || resp.Code != -1 {
+		return resp, err
 	}
 	tc, _ := h.send.topics.Select(hdr.Topic)
 	queueID := hdr.QueueId
@@ -109,7 +109,7 @@ func (h *replyHandlers) push(ctx context.Context, hdr *protocol.SendMessageReque
 	out := wire.NewRequest(int32(protocol.ReqPushReplyMessageToClient))
 	(&protocol.ReplyMessageRequestHeader{
 		ProducerGroup: hdr.ProducerGroup, Topic: hdr.Topic, DefaultTopic: hdr.DefaultTopic,
-		DefaultTopicQueueNums: hdr.DefaultTopicQueueNums, QueueId: hdr.QueueId, SysFlag: hdr.SysFlag,
+		DefaultTopicQueueNums: hdr.DefaultTopicQueueNums.Value, QueueId: hdr.QueueId, SysFlag: hdr.SysFlag,
 		BornTimestamp: hdr.BornTimestamp, Flag: hdr.Flag,
 		Properties:     string(message.AppendProperties(nil, props.HashMapOrder())),
 		ReconsumeTimes: hdr.ReconsumeTimes, UnitMode: hdr.UnitMode,

@@ -21,7 +21,7 @@ import (
 func replyReq(props message.Properties, body string) *wire.Command {
 	req := wire.NewRequest(int32(protocol.ReqSendReplyMessageV2))
 	(&protocol.SendMessageRequestHeaderV2{ProducerGroup: "REPLIER_PG", Topic: "DefaultCluster_REPLY_TOPIC", DefaultTopic: "TBW102",
-		DefaultTopicQueueNums: 4, QueueId: 0, BornTimestamp: time.Now().UnixMilli(),
+		DefaultTopicQueueNums: protocol.Some[int32](4), QueueId: 0, BornTimestamp: time.Now().UnixMilli(),
 		Properties: string(message.AppendProperties(nil, props))}).EncodeTo(req)
 	req.Body = []byte(body)
 	return req

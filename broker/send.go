@@ -93,9 +93,9 @@ func (h *sendHandlers) send(_ context.Context, c *remoting.Conn, req *wire.Comma
 	if err != nil {
 		return nil, err
 	}
-	resp := h.preSend(c, req, &hdr)
-	if resp.Code != -1 {
-		return resp, nil
+	resp, err := h.preSend(c, req, &hdr)
+	if err != nil || resp.Code != -1 {
+		return resp, err
 	}
 	tc, _ := h.topics.Select(hdr.Topic)
 	queueID := hdr.QueueId
@@ -113,38 +113,51 @@ func (h *sendHandlers) send(_ context.Context, c *remoting.Conn, req *wire.Comma
 }
 
 // preSend is Java preSend + msgCheck: the response with MSG_REGION and
-// TRACE_ON, code -1 when the send may go on.
-func (h *sendHandlers) preSend(c *remoting.Conn, req *wire.Command, hdr *protocol.SendMessageRequestHeader) *wire.Command {
+// TRACE_ON, code -1 when the send may go on. The error is a missing field
+// that creating the topic needs.
+func (h *sendHandlers) preSend(c *remoting.Conn, req *wire.Command, hdr *protocol.SendMessageRequestHeader) (*wire.Command, error) {
 	resp := wire.NewResponse(req, -1, "")
 	resp.AddExt(message.PropMsgRegion, h.set.RegionID)
 	resp.AddExt(message.PropTraceSwitch, strconv.FormatBool(h.set.TraceOn))
 	if now := h.store.Now(); now < h.set.StartAcceptSendRequestsAt {
-		return fail(resp, protocol.RespSystemError, "broker unable to service, until "+humanTime2(h.set.StartAcceptSendRequestsAt))
+		return fail(resp, protocol.RespSystemError, "broker unable to service, until "+humanTime2(h.set.StartAcceptSendRequestsAt)), nil
 	}
 	if !topics.IsWriteable(h.set.BrokerPermission()) && h.topics.IsOrderTopic(hdr.Topic) {
-		return fail(resp, protocol.RespNoPermission, "the broker["+h.set.BrokerIP1+"] sending message is forbidden")
+		return fail(resp, protocol.RespNoPermission, "the broker["+h.set.BrokerIP1+"] sending message is forbidden"), nil
 	}
 	if err := topics.Validate(hdr.Topic); err != nil {
-		return fail(resp, protocol.RespSystemError, err.Error())
+		return fail(resp, protocol.RespSystemError, err.Error()), nil
 	}
 	if topics.IsNotAllowedSend(hdr.Topic) {
-		return fail(resp, protocol.RespNoPermission, "Sending message to topic["+hdr.Topic+"] is forbidden.")
+		return fail(resp, protocol.RespNoPermission, "Sending message to topic["+hdr.Topic+"] is forbidden."), nil
 	}
-	tc, ok := h.topicForSend(c, hdr)
+	tc, ok, err := h.topicForSend(c, req, hdr)
+	if err != nil {
+		return nil, err
+	}
 	if !ok {
-		return fail(resp, protocol.RespTopicNotExist, "topic["+hdr.Topic+"] not exist, apply first please!"+protocol.FAQSuggestTodo)
+		return fail(resp, protocol.RespTopicNotExist, "topic["+hdr.Topic+"] not exist, apply first please!"+protocol.FAQSuggestTodo), nil
 	}
 	if hdr.QueueId >= max(tc.WriteQueueNums, tc.ReadQueueNums) {
 		return fail(resp, protocol.RespSystemError, fmt.Sprintf("request queueId[%d] is illegal, %s Producer: %s",
-			hdr.QueueId, topicConfigString(tc), c.RemoteAddr()))
+			hdr.QueueId, topicConfigString(tc), c.RemoteAddr())), nil
 	}
-	return resp
+	return resp, nil
 }
 
-// topicForSend finds the topic or auto-creates it as msgCheck does.
-func (h *sendHandlers) topicForSend(c *remoting.Conn, hdr *protocol.SendMessageRequestHeader) (config.TopicConfig, bool) {
+// topicForSend finds the topic or auto-creates it as msgCheck does. Only
+// the creation needs the default topic and its queue count: without them
+// Java's createTopicInSendMessageMethod throws (SYSTEM_ERROR). An empty
+// default topic is another matter: no such topic, so none is created.
+func (h *sendHandlers) topicForSend(c *remoting.Conn, req *wire.Command, hdr *protocol.SendMessageRequestHeader) (config.TopicConfig, bool, error) {
 	if tc, ok := h.topics.Select(hdr.Topic); ok {
-		return tc, true
+		return tc, true, nil
+	}
+	if !hdr.DefaultTopicQueueNums.Valid {
+		return config.TopicConfig{}, false, protocol.ErrFieldNull("defaultTopicQueueNums")
+	}
+	if !hasDefaultTopic(req) {
+		return config.TopicConfig{}, false, protocol.ErrFieldNull("defaultTopic")
 	}
 	var sysFlag int32
 	if hdr.UnitMode {
@@ -154,7 +167,7 @@ func (h *sendHandlers) topicForSend(c *remoting.Conn, hdr *protocol.SendMessageR
 		}
 	}
 	h.log.WithField("topic", hdr.Topic).WithField("producer", c.RemoteAddr()).Warn("the topic not exist")
-	tc, ok, err := h.topics.CreateInSendMessage(hdr.Topic, hdr.DefaultTopic, c.RemoteAddr(), hdr.DefaultTopicQueueNums, sysFlag)
+	tc, ok, err := h.topics.CreateInSendMessage(hdr.Topic, hdr.DefaultTopic, c.RemoteAddr(), hdr.DefaultTopicQueueNums.Value, sysFlag)
 	if err != nil {
 		h.log.WithError(err).Error("create topic in send")
 	}
@@ -164,7 +177,18 @@ func (h *sendHandlers) topicForSend(c *remoting.Conn, hdr *protocol.SendMessageR
 			h.log.WithError(err).Error("create retry topic in send")
 		}
 	}
-	return tc, ok
+	return tc, ok, nil
+}
+
+// hasDefaultTopic reports whether a send carries its default topic (v1
+// key defaultTopic, v2 key c), even an empty one.
+func hasDefaultTopic(req *wire.Command) bool {
+	key := "c"
+	if code := protocol.RequestCode(req.Code); code == protocol.ReqSendMessage || code == protocol.ReqSendReplyMessage {
+		key = "defaultTopic"
+	}
+	_, ok := req.ExtValue(key)
+	return ok
 }
 
 func fail(resp *wire.Command, code protocol.ResponseCode, remark string) *wire.Command {

@@ -124,7 +124,7 @@ func checkClientGoRequests(t *testing.T, s *stub) {
 	require.Equal(t, "PG", h.ProducerGroup)
 	require.Equal(t, "TopicTest", h.Topic)
 	require.Equal(t, "TBW102", h.DefaultTopic)
-	require.EqualValues(t, 4, h.DefaultTopicQueueNums)
+	require.Equal(t, protocol.Some[int32](4), h.DefaultTopicQueueNums)
 	require.Contains(t, h.Properties, "TAGS\x01TagA")
 	require.Equal(t, "hello", string(sends[0].Body))
 	require.Equal(t, wire.LanguageGo, sends[0].Language)

@@ -19,8 +19,9 @@ import (
 // reflective decoder only logs it and leaves the field null, so a malformed
 // optional field of an ordinary header decodes as absent).
 
-// errFieldNull is the error for a missing required field.
-func errFieldNull(key string) error {
+// ErrFieldNull is the error for a missing required field, and for a
+// lenient one where Java's processor trips over its null.
+func ErrFieldNull(key string) error {
 	return &Error{Code: RespSystemError, Remark: "the custom field <" + key + "> is null"}
 }
 
@@ -50,7 +51,7 @@ func (d *fieldDecoder) fail(err error) {
 func (d *fieldDecoder) value(key string, required bool) (string, bool) {
 	v, ok := extValue(d.c.Ext, key)
 	if !ok && required {
-		d.fail(errFieldNull(key))
+		d.fail(ErrFieldNull(key))
 	}
 	return v, ok
 }

@@ -21,11 +21,13 @@ type Header interface {
 //
 // SEND_MESSAGE, SEND_REPLY_MESSAGE. G sends every field, defaultTopic
 // "TBW102" and defaultTopicQueueNums "4" hard-coded (bname only after v2.1.2).
+// Java's send needs no producer group, and the default topic and its queue
+// count only to create a missing topic, hence lenient.
 type SendMessageRequestHeader struct {
-	ProducerGroup         string     // producerGroup: String, @CFNotNull
+	ProducerGroup         string     // producerGroup: String, @CFNotNull (lenient: optional here)
 	Topic                 string     // topic: String, @CFNotNull
-	DefaultTopic          string     // defaultTopic: String, @CFNotNull
-	DefaultTopicQueueNums int32      // defaultTopicQueueNums: Integer, @CFNotNull
+	DefaultTopic          string     // defaultTopic: String, @CFNotNull (lenient: optional here)
+	DefaultTopicQueueNums Opt[int32] // defaultTopicQueueNums: Integer, @CFNotNull (lenient: optional here)
 	QueueId               int32      // queueId: Integer, @CFNotNull
 	SysFlag               int32      // sysFlag: Integer, @CFNotNull
 	BornTimestamp         int64      // bornTimestamp: Long, @CFNotNull
@@ -40,10 +42,10 @@ type SendMessageRequestHeader struct {
 
 // EncodeTo implements Header.
 func (h *SendMessageRequestHeader) EncodeTo(c *wire.Command) {
-	putString(c, "producerGroup", h.ProducerGroup)
+	putOptString(c, "producerGroup", h.ProducerGroup)
 	putString(c, "topic", h.Topic)
-	putString(c, "defaultTopic", h.DefaultTopic)
-	putInt32(c, "defaultTopicQueueNums", h.DefaultTopicQueueNums)
+	putOptString(c, "defaultTopic", h.DefaultTopic)
+	putOptInt32(c, "defaultTopicQueueNums", h.DefaultTopicQueueNums)
 	putInt32(c, "queueId", h.QueueId)
 	putInt32(c, "sysFlag", h.SysFlag)
 	putInt64(c, "bornTimestamp", h.BornTimestamp)
@@ -59,10 +61,10 @@ func (h *SendMessageRequestHeader) EncodeTo(c *wire.Command) {
 // DecodeFrom implements Header.
 func (h *SendMessageRequestHeader) DecodeFrom(c *wire.Command) error {
 	d := fieldDecoder{c: c}
-	h.ProducerGroup = d.requiredString("producerGroup")
+	h.ProducerGroup = d.optString("producerGroup")
 	h.Topic = d.requiredString("topic")
-	h.DefaultTopic = d.requiredString("defaultTopic")
-	h.DefaultTopicQueueNums = d.requiredInt32("defaultTopicQueueNums")
+	h.DefaultTopic = d.optString("defaultTopic")
+	h.DefaultTopicQueueNums = d.optInt32("defaultTopicQueueNums")
 	h.QueueId = d.requiredInt32("queueId")
 	h.SysFlag = d.requiredInt32("sysFlag")
 	h.BornTimestamp = d.requiredInt64("bornTimestamp")
@@ -85,10 +87,10 @@ func (h *SendMessageRequestHeader) DecodeFrom(c *wire.Command) error {
 // two). G sends a..n for batches; G v2.1.0 and older sent c="" and d=""
 // there, which Java 4.9.8 rejects (d does not parse) and so do we.
 type SendMessageRequestHeaderV2 struct {
-	ProducerGroup         string     // a: String, @CFNotNull
+	ProducerGroup         string     // a: String, @CFNotNull (lenient: optional here)
 	Topic                 string     // b: String, @CFNotNull
-	DefaultTopic          string     // c: String, @CFNotNull
-	DefaultTopicQueueNums int32      // d: Integer, @CFNotNull
+	DefaultTopic          string     // c: String, @CFNotNull (lenient: optional here)
+	DefaultTopicQueueNums Opt[int32] // d: Integer, @CFNotNull (lenient: optional here)
 	QueueId               int32      // e: Integer, @CFNotNull
 	SysFlag               int32      // f: Integer, @CFNotNull
 	BornTimestamp         int64      // g: Long, @CFNotNull
@@ -104,10 +106,10 @@ type SendMessageRequestHeaderV2 struct {
 
 // EncodeTo implements Header.
 func (h *SendMessageRequestHeaderV2) EncodeTo(c *wire.Command) {
-	putString(c, "a", h.ProducerGroup)
+	putOptString(c, "a", h.ProducerGroup)
 	putString(c, "b", h.Topic)
-	putString(c, "c", h.DefaultTopic)
-	putInt32(c, "d", h.DefaultTopicQueueNums)
+	putOptString(c, "c", h.DefaultTopic)
+	putOptInt32(c, "d", h.DefaultTopicQueueNums)
 	putInt32(c, "e", h.QueueId)
 	putInt32(c, "f", h.SysFlag)
 	putInt64(c, "g", h.BornTimestamp)
@@ -124,10 +126,10 @@ func (h *SendMessageRequestHeaderV2) EncodeTo(c *wire.Command) {
 // DecodeFrom implements Header.
 func (h *SendMessageRequestHeaderV2) DecodeFrom(c *wire.Command) error {
 	d := fieldDecoder{c: c, fast: true}
-	h.ProducerGroup = d.requiredString("a")
+	h.ProducerGroup = d.optString("a")
 	h.Topic = d.requiredString("b")
-	h.DefaultTopic = d.requiredString("c")
-	h.DefaultTopicQueueNums = d.requiredInt32("d")
+	h.DefaultTopic = d.optString("c")
+	h.DefaultTopicQueueNums = d.optInt32("d")
 	h.QueueId = d.requiredInt32("e")
 	h.SysFlag = d.requiredInt32("f")
 	h.BornTimestamp = d.requiredInt64("g")
@@ -355,20 +357,23 @@ func (h *ReplyMessageRequestHeader) DecodeFrom(c *wire.Command) error {
 // (extends RpcRequestHeader, a FastCodesHeader).
 // It is the request header of PULL_MESSAGE.
 //
-// PULL_MESSAGE. G sends every field (bname only after v2.1.2).
+// PULL_MESSAGE. G sends every field (bname only after v2.1.2). Java reads
+// commitOffset only to commit (sysFlag bit 1), suspendTimeoutMillis only to
+// suspend (bit 2) and subVersion only for an SQL92 subscription or a
+// subscription taken from the heartbeats, hence lenient.
 type PullMessageRequestHeader struct {
-	ConsumerGroup        string // consumerGroup: String, @CFNotNull
-	Topic                string // topic: String, @CFNotNull
-	QueueId              int32  // queueId: Integer, @CFNotNull
-	QueueOffset          int64  // queueOffset: Long, @CFNotNull
-	MaxMsgNums           int32  // maxMsgNums: Integer, @CFNotNull
-	SysFlag              int32  // sysFlag: Integer, @CFNotNull
-	CommitOffset         int64  // commitOffset: Long, @CFNotNull
-	SuspendTimeoutMillis int64  // suspendTimeoutMillis: Long, @CFNotNull
-	Subscription         string // subscription: String, @CFNullable
-	SubVersion           int64  // subVersion: Long, @CFNotNull
-	ExpressionType       string // expressionType: String, @CFNullable
-	Bname                string // bname: String (from RpcRequestHeader)
+	ConsumerGroup        string     // consumerGroup: String, @CFNotNull
+	Topic                string     // topic: String, @CFNotNull
+	QueueId              int32      // queueId: Integer, @CFNotNull
+	QueueOffset          int64      // queueOffset: Long, @CFNotNull
+	MaxMsgNums           int32      // maxMsgNums: Integer, @CFNotNull
+	SysFlag              int32      // sysFlag: Integer, @CFNotNull
+	CommitOffset         Opt[int64] // commitOffset: Long, @CFNotNull (lenient: optional here)
+	SuspendTimeoutMillis Opt[int64] // suspendTimeoutMillis: Long, @CFNotNull (lenient: optional here)
+	Subscription         string     // subscription: String, @CFNullable
+	SubVersion           Opt[int64] // subVersion: Long, @CFNotNull (lenient: optional here)
+	ExpressionType       string     // expressionType: String, @CFNullable
+	Bname                string     // bname: String (from RpcRequestHeader)
 }
 
 // EncodeTo implements Header.
@@ -379,10 +384,10 @@ func (h *PullMessageRequestHeader) EncodeTo(c *wire.Command) {
 	putInt64(c, "queueOffset", h.QueueOffset)
 	putInt32(c, "maxMsgNums", h.MaxMsgNums)
 	putInt32(c, "sysFlag", h.SysFlag)
-	putInt64(c, "commitOffset", h.CommitOffset)
-	putInt64(c, "suspendTimeoutMillis", h.SuspendTimeoutMillis)
+	putOptInt64(c, "commitOffset", h.CommitOffset)
+	putOptInt64(c, "suspendTimeoutMillis", h.SuspendTimeoutMillis)
 	putOptString(c, "subscription", h.Subscription)
-	putInt64(c, "subVersion", h.SubVersion)
+	putOptInt64(c, "subVersion", h.SubVersion)
 	putOptString(c, "expressionType", h.ExpressionType)
 	putOptString(c, "bname", h.Bname)
 }
@@ -396,10 +401,10 @@ func (h *PullMessageRequestHeader) DecodeFrom(c *wire.Command) error {
 	h.QueueOffset = d.requiredInt64("queueOffset")
 	h.MaxMsgNums = d.requiredInt32("maxMsgNums")
 	h.SysFlag = d.requiredInt32("sysFlag")
-	h.CommitOffset = d.requiredInt64("commitOffset")
-	h.SuspendTimeoutMillis = d.requiredInt64("suspendTimeoutMillis")
+	h.CommitOffset = d.optInt64("commitOffset")
+	h.SuspendTimeoutMillis = d.optInt64("suspendTimeoutMillis")
 	h.Subscription = d.optString("subscription")
-	h.SubVersion = d.requiredInt64("subVersion")
+	h.SubVersion = d.optInt64("subVersion")
 	h.ExpressionType = d.optString("expressionType")
 	h.Bname = d.optString("bname")
 	return d.err
@@ -1032,10 +1037,11 @@ func (h *QueryMessageResponseHeader) DecodeFrom(c *wire.Command) error {
 // CreateTopicRequestHeader mirrors Java's org.apache.rocketmq.common.protocol.header.CreateTopicRequestHeader.
 // It is the request header of UPDATE_AND_CREATE_TOPIC.
 //
-// UPDATE_AND_CREATE_TOPIC. G admin sends all fields.
+// UPDATE_AND_CREATE_TOPIC. G admin sends all fields. Java never reads
+// defaultTopic here, hence lenient.
 type CreateTopicRequestHeader struct {
 	Topic           string     // topic: String, @CFNotNull
-	DefaultTopic    string     // defaultTopic: String, @CFNotNull
+	DefaultTopic    string     // defaultTopic: String, @CFNotNull (lenient: optional here)
 	ReadQueueNums   int32      // readQueueNums: Integer, @CFNotNull
 	WriteQueueNums  int32      // writeQueueNums: Integer, @CFNotNull
 	Perm            int32      // perm: Integer, @CFNotNull
@@ -1047,7 +1053,7 @@ type CreateTopicRequestHeader struct {
 // EncodeTo implements Header.
 func (h *CreateTopicRequestHeader) EncodeTo(c *wire.Command) {
 	putString(c, "topic", h.Topic)
-	putString(c, "defaultTopic", h.DefaultTopic)
+	putOptString(c, "defaultTopic", h.DefaultTopic)
 	putInt32(c, "readQueueNums", h.ReadQueueNums)
 	putInt32(c, "writeQueueNums", h.WriteQueueNums)
 	putInt32(c, "perm", h.Perm)
@@ -1060,7 +1066,7 @@ func (h *CreateTopicRequestHeader) EncodeTo(c *wire.Command) {
 func (h *CreateTopicRequestHeader) DecodeFrom(c *wire.Command) error {
 	d := fieldDecoder{c: c}
 	h.Topic = d.requiredString("topic")
-	h.DefaultTopic = d.requiredString("defaultTopic")
+	h.DefaultTopic = d.optString("defaultTopic")
 	h.ReadQueueNums = d.requiredInt32("readQueueNums")
 	h.WriteQueueNums = d.requiredInt32("writeQueueNums")
 	h.Perm = d.requiredInt32("perm")

@@ -38,7 +38,7 @@ func SendRequest(group, topic string, queueID int32, body []byte) *wire.Command 
 		ProducerGroup:         group,
 		Topic:                 topic,
 		DefaultTopic:          defaultTopic,
-		DefaultTopicQueueNums: 4,
+		DefaultTopicQueueNums: protocol.Some[int32](4),
 		QueueId:               queueID,
 		BornTimestamp:         time.Now().UnixMilli(),
 		Properties:            "WAIT\x01true\x02",

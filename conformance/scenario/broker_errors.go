@@ -1,0 +1,313 @@
+package scenario
+
+// Requests a broker must refuse (issue #6: "validation and response codes
+// like Java"), sent as raw frames so that nothing in a client checks them
+// first. Each answer's code is recorded, and its remark where Java writes
+// a message of its own; the runner compares the records with Java's. Where
+// Java's remark is the text of an exception it did not mean to throw (a
+// NullPointerException over a missing header field, a JSON parser's
+// complaint), Sputnik answers the same code with a remark of its own, and
+// only the code is compared. Java 4.9.8 mirror: SendMessageProcessor and
+// AbstractSendMessageProcessor.msgCheck, DefaultMessageStore.checkMessage,
+// PullMessageProcessor, AdminBrokerProcessor, ConsumerManageProcessor,
+// QueryMessageProcessor, NettyRemotingAbstract (unknown codes). Left out on
+// purpose: a QUERY_CONSUMER_OFFSET without a group and a QUERY_MESSAGE
+// without a topic or key, which Java serves for the string "null" (see
+// missingFields).
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sputnikmq/sputnik/conformance/rawclient"
+	"github.com/sputnikmq/sputnik/remoting/protocol"
+	"github.com/sputnikmq/sputnik/remoting/wire"
+)
+
+const (
+	errTopic          = "errTopic"          // RW, 4 queues, one message in queue 0
+	errReadOnlyTopic  = "errReadOnlyTopic"  // perm 4 (read)
+	errWriteOnlyTopic = "errWriteOnlyTopic" // perm 2 (write)
+	errNoTopic        = "errNoSuchTopic"
+	errGroup          = "errGroup"
+)
+
+func init() {
+	Register(&Scenario{
+		Name: "broker/errors/bad-requests",
+		Doc: "raw sends, pulls, offset, query and admin requests the broker must refuse (bad topics, queues, permissions, " +
+			"sizes, missing fields, unknown codes, missing subscriptions and messages) get Java's response codes and remarks",
+		Tags:    tags("quick", "raw", "javaclient"),
+		Timeout: brokerScenarioLimit,
+		Run:     brokerBadRequests,
+	})
+}
+
+// badRequest is one request and what of its answer is compared.
+type badRequest struct {
+	name   string
+	req    *wire.Command
+	remark bool     // Java's remark is a message of its own: compare it
+	ext    []string // response header fields to compare
+}
+
+func brokerBadRequests(ctx context.Context, env *Env) error {
+	for _, t := range []struct {
+		topic string
+		perm  int
+	}{{errTopic, 6}, {errReadOnlyTopic, 4}, {errWriteOnlyTopic, 2}} {
+		if err := createTopic(ctx, env, t.topic, 4, t.perm); err != nil {
+			return err
+		}
+	}
+	conn, err := rawclient.Dial(ctx, env.Brokers[0].Addr)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	sent, err := conn.Invoke(ctx, sendV2(errTopic, 0, []byte("error scenario body")), defaultRawTimeout)
+	if err != nil {
+		return fmt.Errorf("send: %w", err)
+	}
+	if sent.Code != respSuccess {
+		return fmt.Errorf("send: %w", &codeError{Code: sent.Code, Remark: sent.Remark})
+	}
+	offset, err := offsetOfMsgID(sent)
+	if err != nil {
+		return err
+	}
+	clientAddr := regexp.MustCompile(`127\.0\.0\.1:\d+`)
+	for _, c := range append(badRequests(env), missingFields(offset)...) {
+		resp, err := conn.Invoke(ctx, c.req, defaultRawTimeout)
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.name, err)
+		}
+		env.Log.Printf("%s: code %d, remark %q, ext %v", c.name, resp.Code, resp.Remark, resp.Ext)
+		text := "code " + strconv.Itoa(int(resp.Code))
+		if c.remark {
+			text += ": " + clientAddr.ReplaceAllString(env.Mask(resp.Remark), "<client>")
+		}
+		for _, k := range c.ext {
+			v, _ := resp.ExtValue(k)
+			text += fmt.Sprintf(" %s=%s", k, v)
+		}
+		env.Observe(c.name, text)
+	}
+	return nil
+}
+
+// offsetOfMsgID is the commit-log offset in a send response's offset
+// message id (its last 16 hex digits).
+func offsetOfMsgID(resp *wire.Command) (int64, error) {
+	id, _ := resp.ExtValue("msgId")
+	if len(id) < 16 {
+		return 0, fmt.Errorf("send: msgId %q", id)
+	}
+	off, err := strconv.ParseInt(id[len(id)-16:], 16, 64)
+	if err != nil {
+		return 0, fmt.Errorf("send: msgId %q: %w", id, err)
+	}
+	return off, nil
+}
+
+// missingFields is, for requests that succeed as given, the same request
+// without one of its fields (the ones 4.9.8 marks @CFNotNull), each in
+// turn. Java's decoder lets a missing field through as null; whether the
+// request then fails depends on whether the processor uses it.
+func missingFields(offset int64) []badRequest {
+	type base struct {
+		name     string
+		code     protocol.RequestCode
+		fields   []string // key, value, …
+		required []string
+		body     []byte
+	}
+	now := strconv.FormatInt(time.Now().UnixMilli(), 10)
+	bases := []base{
+		{name: "SEND_MESSAGE_V2", code: protocol.ReqSendMessageV2, body: []byte("x"),
+			fields:   []string{"a", "errProducer", "b", errTopic, "c", "TBW102", "d", "4", "e", "2", "f", "0", "g", now, "h", "0", "i", "TAGS\x01t\x02"},
+			required: []string{"a", "b", "c", "d", "e", "f", "g", "h"}},
+		{name: "SEND_MESSAGE", code: protocol.ReqSendMessage, body: []byte("x"),
+			fields: []string{"producerGroup", "errProducer", "topic", errTopic, "defaultTopic", "TBW102", "defaultTopicQueueNums", "4",
+				"queueId", "2", "sysFlag", "0", "bornTimestamp", now, "flag", "0", "properties", "TAGS\x01t\x02"},
+			required: []string{"producerGroup", "topic", "defaultTopic", "defaultTopicQueueNums", "queueId", "sysFlag", "bornTimestamp", "flag"}},
+		{name: "PULL_MESSAGE", code: protocol.ReqPullMessage,
+			fields: []string{"consumerGroup", errGroup, "topic", errTopic, "queueId", "0", "queueOffset", "0", "maxMsgNums", "32",
+				"sysFlag", "4", "commitOffset", "0", "suspendTimeoutMillis", "0", "subscription", "*", "subVersion", "0", "expressionType", "TAG"},
+			required: []string{"consumerGroup", "topic", "queueId", "queueOffset", "maxMsgNums", "sysFlag", "commitOffset", "suspendTimeoutMillis", "subVersion"}},
+		// Not without consumerGroup: Java then queries the group "null"
+		// (string concatenation) and answers SUCCESS; Sputnik refuses.
+		{name: "QUERY_CONSUMER_OFFSET", code: protocol.ReqQueryConsumerOffset,
+			fields: []string{"consumerGroup", errGroup, "topic", errTopic, "queueId", "0"}, required: []string{"topic", "queueId"}},
+		{name: "GET_MAX_OFFSET", code: protocol.ReqGetMaxOffset,
+			fields: []string{"topic", errTopic, "queueId", "0"}, required: []string{"topic", "queueId"}},
+		{name: "GET_MIN_OFFSET", code: protocol.ReqGetMinOffset,
+			fields: []string{"topic", errTopic, "queueId", "0"}, required: []string{"topic", "queueId"}},
+		{name: "SEARCH_OFFSET_BY_TIMESTAMP", code: protocol.ReqSearchOffsetByTimestamp,
+			fields: []string{"topic", errTopic, "queueId", "0", "timestamp", now}, required: []string{"topic", "queueId", "timestamp"}},
+		{name: "GET_EARLIEST_MSG_STORETIME", code: protocol.ReqGetEarliestMsgStoretime,
+			fields: []string{"topic", errTopic, "queueId", "0"}, required: []string{"topic", "queueId"}},
+		{name: "VIEW_MESSAGE_BY_ID", code: protocol.ReqViewMessageById,
+			fields: []string{"offset", strconv.FormatInt(offset, 10)}, required: []string{"offset"}},
+		{name: "QUERY_MESSAGE", code: protocol.ReqQueryMessage,
+			fields: []string{"topic", errTopic, "key", "k", "maxNum", "32", "beginTimestamp", "0", "endTimestamp", "9999999999999"},
+			// Not without topic or key: Java then looks up the key
+			// "null#k" or "errTopic#null" and answers QUERY_NOT_FOUND;
+			// Sputnik refuses with SYSTEM_ERROR.
+			required: []string{"maxNum", "beginTimestamp", "endTimestamp"}},
+		{name: "CONSUMER_SEND_MSG_BACK", code: protocol.ReqConsumerSendMsgBack,
+			fields:   []string{"offset", strconv.FormatInt(offset, 10), "group", errGroup, "delayLevel", "0", "originTopic", errTopic, "maxReconsumeTimes", "16"},
+			required: []string{"offset", "group", "delayLevel"}},
+		{name: "UPDATE_AND_CREATE_TOPIC", code: protocol.ReqUpdateAndCreateTopic,
+			fields: []string{"topic", "errMadeTopic", "defaultTopic", "TBW102", "readQueueNums", "1", "writeQueueNums", "1", "perm", "6",
+				"topicFilterType", "SINGLE_TAG", "topicSysFlag", "0", "order", "false"},
+			required: []string{"topic", "defaultTopic", "readQueueNums", "writeQueueNums", "perm", "topicFilterType"}},
+		{name: "GET_CONSUMER_LIST_BY_GROUP", code: protocol.ReqGetConsumerListByGroup,
+			fields: []string{"consumerGroup", errGroup}, required: []string{"consumerGroup"}},
+		{name: "GET_CONSUME_STATS", code: protocol.ReqGetConsumeStats,
+			fields: []string{"consumerGroup", errGroup, "topic", errTopic}, required: []string{"consumerGroup"}},
+		{name: "GET_TOPIC_STATS_INFO", code: protocol.ReqGetTopicStatsInfo,
+			fields: []string{"topic", errTopic}, required: []string{"topic"}},
+		{name: "UNREGISTER_CLIENT", code: protocol.ReqUnregisterClient,
+			fields: []string{"clientID", "errClient", "consumerGroup", errGroup}, required: []string{"clientID"}},
+	}
+	// Fields only some requests need: the default topic and its queue
+	// count to create a missing topic, the commit offset to commit, the
+	// suspend time to suspend, the subscription version for SQL92.
+	autoTopic := func(name string, remark bool, change ...string) badRequest {
+		return badRequest{name: "send to the new topic " + name, req: sendV2(name, 0, []byte("x"), change...), remark: remark}
+	}
+	out := []badRequest{
+		autoTopic("errAutoTopicA", true),
+		autoTopic("errAutoTopicB", false, "c", ""), // Java: a NullPointerException
+		autoTopic("errAutoTopicC", false, "d", ""),
+		autoTopic("errAutoTopicD", true, "c", "NoSuchDefault"),
+		{name: "PULL_MESSAGE committing without commitOffset", req: pull(errTopic, 0, "sysFlag", "5", "commitOffset", "")},
+		{name: "PULL_MESSAGE suspending without suspendTimeoutMillis", req: pull(errTopic, 0, "sysFlag", "6", "suspendTimeoutMillis", "")},
+		{name: "PULL_MESSAGE with SQL92 without subVersion", req: pull(errTopic, 0, "expressionType", "SQL92", "subscription", "a > 1", "subVersion", ""), remark: true},
+	}
+	for _, b := range bases {
+		for _, drop := range append([]string{""}, b.required...) {
+			var ext []string
+			for i := 0; i+1 < len(b.fields); i += 2 {
+				if b.fields[i] != drop {
+					ext = append(ext, b.fields[i], b.fields[i+1])
+				}
+			}
+			r := rawclient.Request(int32(b.code), ext...)
+			r.Body = b.body
+			name := b.name + " as given"
+			if drop != "" {
+				name = b.name + " without " + drop
+			}
+			out = append(out, badRequest{name: name, req: r})
+		}
+	}
+	return out
+}
+
+// sendV2 is a SEND_MESSAGE_V2 header as the Java producer writes it, with
+// fields replaced (value "" drops the field).
+func sendV2(topic string, queueID int, body []byte, change ...string) *wire.Command {
+	f := map[string]string{
+		"a": "errProducer", "b": topic, "c": "TBW102", "d": "4", "e": strconv.Itoa(queueID), "f": "0",
+		"g": strconv.FormatInt(time.Now().UnixMilli(), 10), "h": "0", "i": "TAGS\x01t\x02", "j": "0", "k": "false", "m": "false",
+	}
+	for i := 0; i+1 < len(change); i += 2 {
+		f[change[i]] = change[i+1]
+	}
+	var ext []string
+	for _, k := range []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "m"} {
+		if f[k] != "" {
+			ext = append(ext, k, f[k])
+		}
+	}
+	req := rawclient.Request(int32(protocol.ReqSendMessageV2), ext...)
+	req.Body = body
+	return req
+}
+
+// pull is a PULL_MESSAGE header with a subscription to every tag, no
+// suspension, fields replaced (value "" drops the field).
+func pull(topic string, queueID int, change ...string) *wire.Command {
+	f := map[string]string{
+		"consumerGroup": errGroup, "topic": topic, "queueId": strconv.Itoa(queueID), "queueOffset": "0",
+		"maxMsgNums": "32", "sysFlag": "4", "commitOffset": "0", "suspendTimeoutMillis": "0",
+		"subscription": "*", "subVersion": "0", "expressionType": "TAG",
+	}
+	for i := 0; i+1 < len(change); i += 2 {
+		f[change[i]] = change[i+1]
+	}
+	var ext []string
+	for _, k := range []string{"consumerGroup", "topic", "queueId", "queueOffset", "maxMsgNums", "sysFlag",
+		"commitOffset", "suspendTimeoutMillis", "subscription", "subVersion", "expressionType"} {
+		if f[k] != "" {
+			ext = append(ext, k, f[k])
+		}
+	}
+	return rawclient.Request(int32(protocol.ReqPullMessage), ext...)
+}
+
+func createTopicReq(topic string) *wire.Command {
+	return rawclient.Request(int32(protocol.ReqUpdateAndCreateTopic), "topic", topic, "defaultTopic", "TBW102",
+		"readQueueNums", "1", "writeQueueNums", "1", "perm", "6", "topicFilterType", "SINGLE_TAG", "topicSysFlag", "0", "order", "false")
+}
+
+func badRequests(env *Env) []badRequest {
+	req := func(code protocol.RequestCode, body string, ext ...string) *wire.Command {
+		r := rawclient.Request(int32(code), ext...)
+		if body != "" {
+			r.Body = []byte(body)
+		}
+		return r
+	}
+	body := []byte("error scenario body")
+	offsets := []string{"minOffset", "maxOffset", "nextBeginOffset", "suggestWhichBrokerId"}
+	return []badRequest{
+		{name: "send without a topic", req: sendV2(errTopic, 0, body, "b", "")},
+		{name: "send without a producer group", req: sendV2(errTopic, 0, body, "a", "")},
+		{name: "send with queueId x", req: sendV2(errTopic, 0, body, "e", "x")},
+		{name: "send to an illegal topic name", req: sendV2("bad topic!", 0, body), remark: true},
+		{name: "send to a 128-character topic", req: sendV2(strings.Repeat("T", 128), 0, body), remark: true},
+		{name: "send to SCHEDULE_TOPIC_XXXX", req: sendV2("SCHEDULE_TOPIC_XXXX", 0, body), remark: true},
+		{name: "send to RMQ_SYS_TRANS_HALF_TOPIC", req: sendV2("RMQ_SYS_TRANS_HALF_TOPIC", 0, body), remark: true},
+		{name: "send to queue 99 of 4", req: sendV2(errTopic, 99, body), remark: true},
+		{name: "send to a read-only topic", req: sendV2(errReadOnlyTopic, 0, body), remark: true},
+		{name: "send a body over maxMessageSize", req: sendV2(errTopic, 0, make([]byte, 4<<20+1)), remark: true},
+		{name: "send properties over 32767 bytes", req: sendV2(errTopic, 0, body, "i", "k\x01"+strings.Repeat("v", 33000)+"\x02"), remark: true},
+		{name: "send v1 without a topic", req: req(protocol.ReqSendMessage, "", "producerGroup", "errProducer", "defaultTopic", "TBW102",
+			"defaultTopicQueueNums", "4", "queueId", "0", "sysFlag", "0", "bornTimestamp", "1", "flag", "0")},
+		{name: "pull an empty queue", req: pull(errTopic, 1), remark: true, ext: offsets},
+		{name: "pull past the end", req: pull(errTopic, 0, "queueOffset", "100"), remark: true, ext: offsets},
+		{name: "pull a missing topic", req: pull(errNoTopic, 0), remark: true},
+		{name: "pull queue 99 of 4", req: pull(errTopic, 99), remark: true},
+		{name: "pull a write-only topic", req: pull(errWriteOnlyTopic, 0), remark: true},
+		{name: "pull without a group", req: pull(errTopic, 0, "consumerGroup", "")},
+		{name: "pull without a subscription", req: pull(errTopic, 0, "sysFlag", "0"), remark: true},
+		{name: "pull with SQL92 on a broker without property filters", req: pull(errTopic, 0, "expressionType", "SQL92", "subscription", "a > 1"), remark: true},
+		{name: "unknown request code 9999", req: req(9999, ""), remark: true},
+		{name: "query the offset of a missing group", req: req(protocol.ReqQueryConsumerOffset, "", "consumerGroup", "errNoGroup", "topic", errNoTopic, "queueId", "0"), remark: true},
+		{name: "update an offset without a queue", req: req(protocol.ReqUpdateConsumerOffset, "", "consumerGroup", errGroup, "topic", errTopic, "commitOffset", "1")},
+		{name: "max offset of a missing topic", req: req(protocol.ReqGetMaxOffset, "", "topic", errNoTopic, "queueId", "0"), remark: true, ext: []string{"offset"}},
+		{name: "min offset of a missing topic", req: req(protocol.ReqGetMinOffset, "", "topic", errNoTopic, "queueId", "0"), remark: true, ext: []string{"offset"}},
+		{name: "search a missing topic by time", req: req(protocol.ReqSearchOffsetByTimestamp, "", "topic", errNoTopic, "queueId", "0", "timestamp", "1"), remark: true, ext: []string{"offset"}},
+		{name: "earliest store time of a missing topic", req: req(protocol.ReqGetEarliestMsgStoretime, "", "topic", errNoTopic, "queueId", "0"), remark: true},
+		{name: "view a message at offset 99999999", req: req(protocol.ReqViewMessageById, "", "offset", "99999999"), remark: true},
+		{name: "query messages of a missing topic", req: req(protocol.ReqQueryMessage, "", "topic", errNoTopic, "key", "k", "maxNum", "32", "beginTimestamp", "0", "endTimestamp", "9999999999999"), remark: true},
+		{name: "consumers of a group nobody joined", req: req(protocol.ReqGetConsumerListByGroup, "", "consumerGroup", "errNoGroup"), remark: true},
+		{name: "topic stats of a missing topic", req: req(protocol.ReqGetTopicStatsInfo, "", "topic", errNoTopic), remark: true},
+		{name: "consume stats of a group nobody joined", req: req(protocol.ReqGetConsumeStats, "", "consumerGroup", "errNoGroup", "topic", errTopic), remark: true},
+		{name: "send back offset 99999999", req: req(protocol.ReqConsumerSendMsgBack, "", "offset", "99999999", "group", errGroup, "delayLevel", "0", "originMsgId", "X", "originTopic", errTopic, "unitMode", "false", "maxReconsumeTimes", "16"), remark: true},
+		{name: "end a transaction at offset 99999999", req: req(protocol.ReqEndTransaction, "", "producerGroup", "errProducer", "tranStateTableOffset", "0", "commitLogOffset", "99999999", "commitOrRollback", "8", "fromTransactionCheck", "false", "msgId", "X"), remark: true},
+		{name: "create a topic named as the cluster", req: createTopicReq(env.Cluster), remark: true},
+		{name: "create an illegal topic name", req: createTopicReq("bad topic!"), remark: true},
+		{name: "create a topic without perm", req: req(protocol.ReqUpdateAndCreateTopic, "", "topic", "errNoPerm", "defaultTopic", "TBW102", "readQueueNums", "1", "writeQueueNums", "1")},
+		{name: "delete a topic without a name", req: req(protocol.ReqDeleteTopicInBroker, "")},
+		{name: "heartbeat without a body", req: req(protocol.ReqHeartBeat, "")},
+		{name: "lock queues with a body that is not JSON", req: req(protocol.ReqLockBatchMq, "not json")},
+	}
+}
