@@ -120,11 +120,9 @@ func (h *statsAdmin) viewStatsData(_ context.Context, _ *remoting.Conn, req *wir
 	if err := hdr.DecodeFrom(req); err != nil {
 		return nil, err
 	}
-	it, known := h.stats.Item(hdr.StatsName, hdr.StatsKey)
-	if !known {
-		// Java: statsTable.get(name) is null and getStatsItem throws
-		return nil, fmt.Errorf("broker: no stats named %q", hdr.StatsName)
-	}
+	// An unknown name answers as an unknown key: Java's getStatsItem
+	// swallows the NullPointerException of statsTable.get(name).
+	it, _ := h.stats.Item(hdr.StatsName, hdr.StatsKey)
 	if it == nil {
 		return wire.NewResponse(req, int32(protocol.RespSystemError),
 			fmt.Sprintf("The stats <%s> <%s> not exist", hdr.StatsName, hdr.StatsKey)), nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sputnikmq/sputnik/remoting/protocol"
 	"github.com/sputnikmq/sputnik/remoting/wire"
+	"github.com/sputnikmq/sputnik/store/message"
 )
 
 // without drops header fields from req.
@@ -72,4 +73,25 @@ func createTopicRequest(topic string) *wire.Command {
 	req := wire.NewRequest(int32(protocol.ReqUpdateAndCreateTopic))
 	(&protocol.CreateTopicRequestHeader{Topic: topic, DefaultTopic: "TBW102", ReadQueueNums: 2, WriteQueueNums: 2, Perm: 6, TopicFilterType: "SINGLE_TAG"}).EncodeTo(req)
 	return req
+}
+
+// Java 4.9.8 PullMessageProcessor.generateOffsetMovedEvent: a pull past a
+// queue's end stores an OFFSET_MOVED_EVENT with the group as tags and keys
+// and the delay level 0, in HashMap order (broker/errors/bad-requests
+// compares the record's size with Java's).
+func TestOffsetMovedEventRecord(t *testing.T) {
+	b, cl := startBroker(t)
+	require.EqualValues(t, protocol.RespSuccess, invoke(t, cl, b.Addr(), sendV2("Moved", 0, "m0", "")).Code)
+	dispatched(t, b, "Moved", 0, 1)
+	resp := invoke(t, cl, b.Addr(), setExt(pull("Moved", 0, 100, 0, "*"), "sysFlag", "4"))
+	require.EqualValues(t, protocol.RespPullOffsetMoved, resp.Code, resp.Remark)
+	dispatched(t, b, "OFFSET_MOVED_EVENT", 0, 1)
+	res, err := b.store.GetMessage("G", "OFFSET_MOVED_EVENT", 0, 0, 1, nil)
+	require.NoError(t, err)
+	defer res.Release()
+	require.Len(t, res.Messages, 1)
+	rec, err := message.DecodeRecord(res.Messages[0].B, true)
+	require.NoError(t, err)
+	require.Equal(t, "KEYS\x01CG\x02DELAY\x010\x02TAGS\x01CG", string(rec.Properties))
+	require.Equal(t, `{"consumerGroup":"CG","messageQueue":{"brokerName":"`+b.cfg.Broker.BrokerName+`","queueId":0,"topic":"Moved"},"offsetNew":1,"offsetRequest":100}`, string(rec.Body))
 }

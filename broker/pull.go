@@ -401,7 +401,9 @@ func (h *pullHandlers) offsetMoved(hdr *protocol.PullMessageRequestHeader, newOf
 	w.Key("offsetRequest")
 	w.Int64(hdr.QueueOffset)
 	w.EndObject()
-	props := message.Properties{{Key: message.PropTags, Value: hdr.ConsumerGroup}, {Key: message.PropKeys, Value: hdr.ConsumerGroup}}
+	// Java sets the delay level 0 as well: DELAY=0 is stored.
+	props := message.Properties{{Key: message.PropTags, Value: hdr.ConsumerGroup}, {Key: message.PropDelay, Value: "0"},
+		{Key: message.PropKeys, Value: hdr.ConsumerGroup}}
 	r := h.store.PutMessage(&store.Message{
 		Topic: topics.OffsetMovedEventTopic, Body: w.Bytes(), Properties: message.AppendProperties(nil, props.HashMapOrder()),
 		BornTimestamp: time.Now().UnixMilli(), BornHost: h.storeHost, StoreHost: h.storeHost, WaitStoreMsgOK: true,

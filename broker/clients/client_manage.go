@@ -110,9 +110,10 @@ func (h *Handlers) CheckClientConfig(_ Channel, req *wire.Command) (*wire.Comman
 			Remark: "The broker does not support consumer to filter message by " + javaString(sub.ExpressionType)}
 	}
 	if sub.ExpressionType.S != body.ExpressionTypeSQL92 {
-		// FilterFactory.get returns null for an unknown type; the NPE's
-		// message (null) becomes the remark.
-		return nil, &protocol.Error{Code: protocol.RespSubscriptionParseFailed}
+		// FilterFactory.get returns null for an unknown type; Java's
+		// remark is the NullPointerException's message (null on JDK 8).
+		return nil, &protocol.Error{Code: protocol.RespSubscriptionParseFailed,
+			Remark: "no filter for the expression type " + sub.ExpressionType.S}
 	}
 	if h.CompileFilter != nil {
 		if err := h.CompileFilter(sub.ExpressionType.S, sub.SubString.S); err != nil {

@@ -219,7 +219,7 @@ func TestCheckClientConfig(t *testing.T) {
 	x.filter = true
 	req.Body = []byte(`{"subscriptionData":{"topic":"T","expressionType":"BOGUS","subString":"x"}}`)
 	resp, err = x.h.CheckClientConfig(newChan("a:1"), req)
-	requireCode(t, resp, err, protocol.RespSubscriptionParseFailed, "")
+	requireCode(t, resp, err, protocol.RespSubscriptionParseFailed, "no filter for the expression type BOGUS")
 }
 
 // Java 4.9.8: ConsumerManageProcessor.getConsumerListByGroup.
@@ -261,6 +261,18 @@ func TestLockUnlockBatchMQ(t *testing.T) {
 	empty := goRequest(protocol.ReqLockBatchMq, "")
 	_, err = x.h.LockBatchMQ(newChan("b:1"), empty)
 	require.Error(t, err)
+
+	// unlockBatch: mqLockTable.get(null) throws; a null mqSet throws only
+	// for a group that has held locks (conformance broker/errors/body-and-admin-requests).
+	for _, c := range []struct {
+		body string
+		ok   bool
+	}{{`{}`, false}, {`{"consumerGroup":"G1","mqSet":null}`, false}, {`{"consumerGroup":"NeverLocked","mqSet":null}`, true}, {`{"consumerGroup":"G1"}`, true}} {
+		unlock := goRequest(protocol.ReqUnlockBatchMq, "")
+		unlock.Body = []byte(c.body)
+		_, err = x.h.UnlockBatchMQ(newChan("b:1"), unlock)
+		require.Equal(t, c.ok, err == nil, c.body)
+	}
 }
 
 // Java 4.9.8: AdminBrokerProcessor.getConsumerConnectionList /

@@ -136,6 +136,15 @@ func (m *RebalanceLockManager) UnlockBatch(group string, mqs []body.MessageQueue
 	}
 }
 
+// HasGroup reports whether group has ever held a lock (Java's mqLockTable
+// keeps a group's map once created).
+func (m *RebalanceLockManager) HasGroup(group string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	_, ok := m.table[group]
+	return ok
+}
+
 // Holder returns the client holding mq in group and whether that lock is
 // still live (for tests and admin views).
 func (m *RebalanceLockManager) Holder(group string, mq body.MessageQueue) (clientID string, live bool) {

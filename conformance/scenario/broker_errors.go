@@ -34,9 +34,19 @@ const (
 	errWriteOnlyTopic = "errWriteOnlyTopic" // perm 2 (write)
 	errNoTopic        = "errNoSuchTopic"
 	errGroup          = "errGroup"
+	errDLQTopic       = "%DLQ%errDLQGroup"
 )
 
 func init() {
+	Register(&Scenario{
+		Name: "broker/errors/body-and-admin-requests",
+		Doc: "raw lock, heartbeat, client-config and subscription-group bodies that are empty, partial or not JSON, and admin " +
+			"and consumer-admin requests naming groups, clients, topics, queues and statistics that do not exist, get Java's " +
+			"response codes, remarks and bodies",
+		Tags:    tags("raw", "javaclient"),
+		Timeout: brokerScenarioLimit,
+		Run:     brokerBadBodies,
+	})
 	Register(&Scenario{
 		Name: "broker/errors/bad-requests",
 		Doc: "raw sends, pulls, offset, query and admin requests the broker must refuse (bad topics, queues, permissions, " +
@@ -53,6 +63,7 @@ type badRequest struct {
 	req    *wire.Command
 	remark bool     // Java's remark is a message of its own: compare it
 	ext    []string // response header fields to compare
+	body   bool     // compare the response body
 }
 
 func brokerBadRequests(ctx context.Context, env *Env) error {
@@ -69,24 +80,60 @@ func brokerBadRequests(ctx context.Context, env *Env) error {
 		return err
 	}
 	defer conn.Close()
-	sent, err := conn.Invoke(ctx, sendV2(errTopic, 0, []byte("error scenario body")), defaultRawTimeout)
-	if err != nil {
-		return fmt.Errorf("send: %w", err)
-	}
-	if sent.Code != respSuccess {
-		return fmt.Errorf("send: %w", &codeError{Code: sent.Code, Remark: sent.Remark})
-	}
-	offset, err := offsetOfMsgID(sent)
+	offset, err := sendOne(ctx, conn)
 	if err != nil {
 		return err
 	}
-	clientAddr := regexp.MustCompile(`127\.0\.0\.1:\d+`)
-	for _, c := range append(badRequests(env), missingFields(offset)...) {
+	if err := observeAnswers(ctx, env, conn, append(badRequests(env), missingFields(offset)...)); err != nil {
+		return err
+	}
+	return observeOffsetMovedEvent(ctx, env, conn)
+}
+
+// observeOffsetMovedEvent records the size of the OFFSET_MOVED_EVENT
+// record "pull past the end" stored (Java generateOffsetMovedEvent): its
+// properties and JSON body, byte for byte, decide it.
+func observeOffsetMovedEvent(ctx context.Context, env *Env, conn *rawclient.Conn) error {
+	const topic = "OFFSET_MOVED_EVENT"
+	max, err := awaitDispatched(ctx, conn, topic)
+	if err != nil {
+		return err
+	}
+	resp, err := conn.Invoke(ctx, pull(topic, 0, "queueOffset", strconv.FormatInt(max-1, 10), "maxMsgNums", "1"), defaultRawTimeout)
+	if err != nil {
+		return fmt.Errorf("pull %s: %w", topic, err)
+	}
+	if resp.Code != respSuccess {
+		return fmt.Errorf("pull %s: %w", topic, &codeError{Code: resp.Code, Remark: resp.Remark})
+	}
+	env.Observe("the offset-moved event's record", fmt.Sprintf("%d bytes", len(resp.Body)))
+	return nil
+}
+
+// sendOne stores a message in errTopic's queue 0 and returns its
+// commit-log offset.
+func sendOne(ctx context.Context, conn *rawclient.Conn) (int64, error) {
+	sent, err := conn.Invoke(ctx, sendV2(errTopic, 0, []byte("error scenario body")), defaultRawTimeout)
+	if err != nil {
+		return 0, fmt.Errorf("send: %w", err)
+	}
+	if sent.Code != respSuccess {
+		return 0, fmt.Errorf("send: %w", &codeError{Code: sent.Code, Remark: sent.Remark})
+	}
+	return offsetOfMsgID(sent)
+}
+
+var clientAddr = regexp.MustCompile(`127\.0\.0\.1:\d+`)
+
+// observeAnswers sends each request on conn and records what of its answer
+// is compared.
+func observeAnswers(ctx context.Context, env *Env, conn *rawclient.Conn, cases []badRequest) error {
+	for _, c := range cases {
 		resp, err := conn.Invoke(ctx, c.req, defaultRawTimeout)
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.name, err)
 		}
-		env.Log.Printf("%s: code %d, remark %q, ext %v", c.name, resp.Code, resp.Remark, resp.Ext)
+		env.Log.Printf("%s: code %d, remark %q, ext %v, body %q", c.name, resp.Code, resp.Remark, resp.Ext, resp.Body)
 		text := "code " + strconv.Itoa(int(resp.Code))
 		if c.remark {
 			text += ": " + clientAddr.ReplaceAllString(env.Mask(resp.Remark), "<client>")
@@ -95,9 +142,120 @@ func brokerBadRequests(ctx context.Context, env *Env) error {
 			v, _ := resp.ExtValue(k)
 			text += fmt.Sprintf(" %s=%s", k, v)
 		}
+		if c.body {
+			text += " body " + env.Mask(string(resp.Body))
+		}
 		env.Observe(c.name, text)
 	}
 	return nil
+}
+
+// awaitDispatched waits until queue 0 of topic holds a message (the
+// dispatch to consume queues is asynchronous on both brokers) and returns
+// its max offset.
+func awaitDispatched(ctx context.Context, conn *rawclient.Conn, topic string) (int64, error) {
+	var max int64
+	err := Eventually(ctx, 5*time.Second, 20*time.Millisecond, func() error {
+		resp, err := conn.Invoke(ctx, rawclient.Request(int32(protocol.ReqGetMaxOffset), "topic", topic, "queueId", "0"), defaultRawTimeout)
+		if err != nil {
+			return err
+		}
+		v, _ := resp.ExtValue("offset")
+		if max, err = strconv.ParseInt(v, 10, 64); err != nil || max == 0 {
+			return fmt.Errorf("%s max offset %q", topic, v)
+		}
+		return nil
+	})
+	return max, err
+}
+
+// brokerBadBodies sends the requests of broker/errors/body-and-admin-requests.
+func brokerBadBodies(ctx context.Context, env *Env) error {
+	if err := createTopic(ctx, env, errTopic, 4, 6); err != nil {
+		return err
+	}
+	conn, err := rawclient.Dial(ctx, env.Brokers[0].Addr)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	offset, err := sendOne(ctx, conn)
+	if err != nil {
+		return err
+	}
+	if err := observeAnswers(ctx, env, conn, badBodies(env, offset)); err != nil {
+		return err
+	}
+	if _, err := awaitDispatched(ctx, conn, errDLQTopic); err != nil {
+		return err
+	}
+	return observeAnswers(ctx, env, conn, []badRequest{
+		{name: "pull the dead-letter queue", req: pull(errDLQTopic, 0, "maxMsgNums", "1"), remark: true},
+	})
+}
+
+func badBodies(env *Env, offset int64) []badRequest {
+	req := func(code protocol.RequestCode, body string, ext ...string) *wire.Command {
+		r := rawclient.Request(int32(code), ext...)
+		if body != "" {
+			r.Body = []byte(body)
+		}
+		return r
+	}
+	broker := env.Brokers[0].Name
+	mq := `{"topic":"` + errTopic + `","brokerName":"` + broker + `","queueId":0}`
+	binary := req(protocol.ReqGetMaxOffset, "", "topic", errTopic, "queueId", "0")
+	binary.Serialize = wire.SerializeRocketMQ
+	sendBackDLQ := req(protocol.ReqConsumerSendMsgBack, "", "offset", strconv.FormatInt(offset, 10), "group", "errDLQGroup", "delayLevel", "-1",
+		"originTopic", errTopic, "maxReconsumeTimes", "16")
+	return []badRequest{
+		{name: "lock with an empty body", req: req(protocol.ReqLockBatchMq, "{}")},
+		{name: "lock without a client or queues", req: req(protocol.ReqLockBatchMq, `{"consumerGroup":"errGroup"}`)},
+		{name: "lock no queues", req: req(protocol.ReqLockBatchMq, `{"consumerGroup":"errGroup","clientId":"errClient1","mqSet":[]}`), body: true},
+		{name: "lock a queue", req: req(protocol.ReqLockBatchMq, `{"consumerGroup":"errGroup","clientId":"errClient1","mqSet":[`+mq+`]}`), body: true},
+		{name: "lock a locked queue", req: req(protocol.ReqLockBatchMq, `{"consumerGroup":"errGroup","clientId":"errClient2","mqSet":[`+mq+`]}`), body: true},
+		{name: "lock a queue of a missing topic", req: req(protocol.ReqLockBatchMq, `{"consumerGroup":"errGroup","clientId":"errClient1","mqSet":[{"topic":"errNoSuchTopic","brokerName":"`+broker+`","queueId":0}]}`), body: true},
+		{name: "lock without a body", req: req(protocol.ReqLockBatchMq, "")},
+		{name: "unlock with an empty body", req: req(protocol.ReqUnlockBatchMq, "{}")},
+		{name: "unlock by another client", req: req(protocol.ReqUnlockBatchMq, `{"consumerGroup":"errGroup","clientId":"errClient2","mqSet":[`+mq+`]}`)},
+		{name: "unlock", req: req(protocol.ReqUnlockBatchMq, `{"consumerGroup":"errGroup","clientId":"errClient1","mqSet":[`+mq+`]}`)},
+		{name: "unlock a null queue set", req: req(protocol.ReqUnlockBatchMq, `{"consumerGroup":"errGroup","clientId":"errClient1","mqSet":null}`)},
+		{name: "heartbeat with an empty body", req: req(protocol.ReqHeartBeat, "{}"), remark: true},
+		{name: "heartbeat of a client with nothing", req: req(protocol.ReqHeartBeat, `{"clientID":"errClient3"}`), remark: true},
+		{name: "heartbeat with a bare producer", req: req(protocol.ReqHeartBeat, `{"clientID":"errClient3","producerDataSet":[{"groupName":"errHbProducer"}]}`), remark: true},
+		{name: "heartbeat with a bare consumer", req: req(protocol.ReqHeartBeat, `{"clientID":"errClient3","consumerDataSet":[{"groupName":"errHbConsumer"}]}`)},
+		{name: "heartbeat that is not JSON", req: req(protocol.ReqHeartBeat, "not json")},
+		{name: "unregister a client that never registered", req: req(protocol.ReqUnregisterClient, "", "clientID", "errClient9"), remark: true},
+		{name: "check client config with an empty body", req: req(protocol.ReqCheckClientConfig, "{}")},
+		{name: "check client config of a tag subscription", req: req(protocol.ReqCheckClientConfig, `{"clientId":"errClient1","group":"errGroup","subscriptionData":{"topic":"errTopic","subString":"*","expressionType":"TAG"}}`), remark: true},
+		{name: "check client config of a broken SQL92 subscription", req: req(protocol.ReqCheckClientConfig, `{"clientId":"errClient1","group":"errGroup","subscriptionData":{"topic":"errTopic","subString":"a >","expressionType":"SQL92"}}`)},
+		{name: "check client config of an unknown filter type", req: req(protocol.ReqCheckClientConfig, `{"clientId":"errClient1","group":"errGroup","subscriptionData":{"topic":"errTopic","subString":"x","expressionType":"XPATH"}}`)},
+		{name: "create a group from an empty body", req: req(protocol.ReqUpdateAndCreateSubscriptiongroup, "{}")},
+		{name: "create a group from a body that is not JSON", req: req(protocol.ReqUpdateAndCreateSubscriptiongroup, "not json")},
+		{name: "delete a group that does not exist", req: req(protocol.ReqDeleteSubscriptiongroup, "", "groupName", "errNoSuchGroup"), remark: true},
+		{name: "running info of a client that is not connected", req: req(protocol.ReqGetConsumerRunningInfo, "", "consumerGroup", "errGroup", "clientId", "errClient9"), remark: true},
+		{name: "consume directly on a client that is not connected", req: req(protocol.ReqConsumeMessageDirectly, "", "consumerGroup", "errGroup", "clientId", "errClient9", "msgId", "X")},
+		{name: "consume queue of a missing topic", req: req(protocol.ReqQueryConsumeQueue, "", "topic", "errNoSuchTopic", "queueId", "0", "index", "0", "count", "1"), remark: true},
+		{name: "consume queue 99 of 4", req: req(protocol.ReqQueryConsumeQueue, "", "topic", errTopic, "queueId", "99", "index", "0", "count", "1"), remark: true},
+		{name: "correction offsets of a topic nobody consumes", req: req(protocol.ReqQueryCorrectionOffset, "", "compareGroup", "errGroup", "topic", errTopic), body: true},
+		{name: "statistics that do not exist", req: req(protocol.ReqViewBrokerStatsData, "", "statsName", "NO_SUCH_STATS", "statsKey", "x"), remark: true},
+		{name: "statistics of a key that does not exist", req: req(protocol.ReqViewBrokerStatsData, "", "statsName", "TOPIC_PUT_NUMS", "statsKey", "errNoSuchTopic"), remark: true},
+		{name: "producers of a group nobody joined", req: req(protocol.ReqGetProducerConnectionList, "", "producerGroup", "errNoGroup"), remark: true},
+		{name: "consumers connected for a group nobody joined", req: req(protocol.ReqGetConsumerConnectionList, "", "consumerGroup", "errNoGroup"), remark: true},
+		{name: "clone the offsets of a group that has none", req: req(protocol.ReqCloneGroupOffset, "", "srcGroup", "errNoGroup", "destGroup", "errGroup2", "topic", errTopic, "offline", "true"), remark: true},
+		{name: "resume the check of a message that does not exist", req: req(protocol.ReqResumeCheckHalfMessage, "", "msgId", "7F00000100002A9F00000000FFFFFFFF"), remark: true},
+		{name: "resume the check without a message id", req: req(protocol.ReqResumeCheckHalfMessage, "")},
+		{name: "who consumes a missing topic", req: req(protocol.ReqQueryTopicConsumeByWho, "", "topic", "errNoSuchTopic"), body: true},
+		{name: "reset the offsets of a missing topic", req: req(protocol.ReqInvokeBrokerToResetOffset, "", "topic", "errNoSuchTopic", "group", "errGroup", "timestamp", "0", "isForce", "true"), remark: true},
+		{name: "reset the offsets of a group nobody joined", req: req(protocol.ReqInvokeBrokerToResetOffset, "", "topic", errTopic, "group", "errNoGroup", "timestamp", "0", "isForce", "true"), remark: true},
+		{name: "consumer status of a group nobody joined", req: req(protocol.ReqInvokeBrokerToGetConsumerStatus, "", "topic", errTopic, "group", "errNoGroup")},
+		{name: "consume time span of a missing topic", req: req(protocol.ReqQueryConsumeTimeSpan, "", "topic", "errNoSuchTopic", "group", "errGroup"), remark: true},
+		{name: "max offset of queue 99 of 4", req: req(protocol.ReqGetMaxOffset, "", "topic", errTopic, "queueId", "99"), remark: true, ext: []string{"offset"}},
+		{name: "max offset asked in the ROCKETMQ header", req: binary, remark: true, ext: []string{"offset"}},
+		{name: "commit an offset of a missing topic", req: req(protocol.ReqUpdateConsumerOffset, "", "consumerGroup", "errGroup", "topic", "errNoSuchTopic", "queueId", "0", "commitOffset", "5"), remark: true},
+		{name: "query the offset committed on a missing topic", req: req(protocol.ReqQueryConsumerOffset, "", "consumerGroup", "errGroup", "topic", "errNoSuchTopic", "queueId", "0"), remark: true, ext: []string{"offset"}},
+		{name: "send back to the dead-letter queue", req: sendBackDLQ, remark: true},
+	}
 }
 
 // offsetOfMsgID is the commit-log offset in a send response's offset
@@ -160,7 +318,7 @@ func missingFields(offset int64) []badRequest {
 			// Sputnik refuses with SYSTEM_ERROR.
 			required: []string{"maxNum", "beginTimestamp", "endTimestamp"}},
 		{name: "CONSUMER_SEND_MSG_BACK", code: protocol.ReqConsumerSendMsgBack,
-			fields:   []string{"offset", strconv.FormatInt(offset, 10), "group", errGroup, "delayLevel", "0", "originTopic", errTopic, "maxReconsumeTimes", "16"},
+			fields:   []string{"offset", strconv.FormatInt(offset, 10), "group", errGroup, "delayLevel", "-1", "originTopic", errTopic, "maxReconsumeTimes", "16"},
 			required: []string{"offset", "group", "delayLevel"}},
 		{name: "UPDATE_AND_CREATE_TOPIC", code: protocol.ReqUpdateAndCreateTopic,
 			fields: []string{"topic", "errMadeTopic", "defaultTopic", "TBW102", "readQueueNums", "1", "writeQueueNums", "1", "perm", "6",
