@@ -215,7 +215,7 @@ func (r *registrar) needRegister(ctx context.Context) bool {
 func (r *registrar) versionChanged(ctx context.Context, addr string, version config.DataVersion) bool {
 	req := wire.NewRequest(int32(protocol.ReqQueryDataVersion))
 	(&protocol.QueryDataVersionRequestHeader{BrokerName: r.header.BrokerName, BrokerAddr: r.header.BrokerAddr,
-		ClusterName: r.header.ClusterName, BrokerId: r.header.BrokerId}).EncodeTo(req)
+		ClusterName: r.header.ClusterName, BrokerId: protocol.Some(r.header.BrokerId)}).EncodeTo(req)
 	w := fastjson.NewWriter(fastjson.Compact)
 	version.WriteJSON(w)
 	req.Body = w.Bytes()

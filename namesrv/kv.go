@@ -53,10 +53,11 @@ func (h *kvHandlers) get(_ context.Context, _ *remoting.Conn, req *wire.Command)
 	if err := hdr.DecodeFrom(req); err != nil {
 		return nil, err
 	}
+	ns, key := orNull(req, "namespace"), orNull(req, "key")
 	v, ok := h.kv.Get(hdr.Namespace, hdr.Key)
-	if !ok {
+	if !ok || ns == nil || key == nil {
 		return wire.NewResponse(req, int32(protocol.RespQueryNotFound),
-			"No config item, Namespace: "+hdr.Namespace+" Key: "+hdr.Key), nil
+			"No config item, Namespace: "+javaString(ns)+" Key: "+javaString(key)), nil
 	}
 	resp := success(req)
 	resp.AddExt("value", v) // GetKVConfigResponseHeader; "" is sent too
@@ -68,7 +69,9 @@ func (h *kvHandlers) delete(_ context.Context, _ *remoting.Conn, req *wire.Comma
 	if err := hdr.DecodeFrom(req); err != nil {
 		return nil, err
 	}
-	_ = h.kv.Delete(hdr.Namespace, hdr.Key)
+	if orNull(req, "namespace") != nil && orNull(req, "key") != nil {
+		_ = h.kv.Delete(hdr.Namespace, hdr.Key)
+	}
 	return success(req), nil
 }
 
@@ -77,11 +80,31 @@ func (h *kvHandlers) list(_ context.Context, _ *remoting.Conn, req *wire.Command
 	if err := hdr.DecodeFrom(req); err != nil {
 		return nil, err
 	}
+	ns := orNull(req, "namespace")
 	body, ok := h.kv.KVTableJSON(hdr.Namespace)
-	if !ok {
-		return wire.NewResponse(req, int32(protocol.RespQueryNotFound), "No config item, Namespace: "+hdr.Namespace), nil
+	if !ok || ns == nil {
+		return wire.NewResponse(req, int32(protocol.RespQueryNotFound), "No config item, Namespace: "+javaString(ns)), nil
 	}
 	resp := success(req)
 	resp.Body = body
 	return resp, nil
+}
+
+// orNull is a lenient header field as Java holds it: nil when the request
+// does not carry it. Java serves such a request as for a name nobody
+// registered (HashMap.get(null)).
+func orNull(req *wire.Command, key string) *string {
+	v, ok := req.ExtValue(key)
+	if !ok {
+		return nil
+	}
+	return &v
+}
+
+// javaString is String.valueOf for string concatenation.
+func javaString(s *string) string {
+	if s == nil {
+		return "null"
+	}
+	return *s
 }

@@ -46,6 +46,9 @@ func (h *routeHandlers) getRouteInfoByTopic(ctx context.Context, _ *remoting.Con
 	if err := hdr.DecodeFrom(req); err != nil {
 		return nil, err
 	}
+	if orNull(req, "topic") == nil {
+		return topicNotExist(req, "null"), nil
+	}
 	if h.clusterTest != nil {
 		return h.clusterTestRoute(ctx, req, hdr.Topic), nil
 	}

@@ -58,7 +58,10 @@ func (h *topicHandlers) topicsByCluster(_ context.Context, _ *remoting.Conn, req
 	if err := hdr.DecodeFrom(req); err != nil {
 		return nil, err
 	}
-	tl := h.routes.TopicsByCluster(hdr.Cluster)
+	tl := routeinfo.TopicList{Topics: []string{}} // Java: clusterAddrTable.get(null), no cluster
+	if orNull(req, "cluster") != nil {
+		tl = h.routes.TopicsByCluster(hdr.Cluster)
+	}
 	resp := success(req)
 	resp.Body = tl.AppendJSON(nil)
 	return resp, nil
@@ -69,9 +72,11 @@ func (h *topicHandlers) deleteTopic(_ context.Context, _ *remoting.Conn, req *wi
 	if err := hdr.DecodeFrom(req); err != nil {
 		return nil, err
 	}
-	if hdr.ClusterName != "" {
+	switch {
+	case orNull(req, "topic") == nil: // Java: topicQueueTable.remove(null), nothing
+	case hdr.ClusterName != "":
 		h.routes.DeleteTopicInCluster(hdr.Topic, hdr.ClusterName)
-	} else {
+	default:
 		h.routes.DeleteTopic(hdr.Topic)
 	}
 	return success(req), nil
@@ -82,7 +87,10 @@ func (h *topicHandlers) wipeWritePerm(_ context.Context, c *remoting.Conn, req *
 	if err := hdr.DecodeFrom(req); err != nil {
 		return nil, err
 	}
-	n := h.routes.WipeWritePerm(hdr.BrokerName)
+	n := 0
+	if orNull(req, "brokerName") != nil { // Java: brokerAddrTable.get(null), no broker
+		n = h.routes.WipeWritePerm(hdr.BrokerName)
+	}
 	h.log.Infof("wipe write perm of broker[%s], client: %s, %d", hdr.BrokerName, c.RemoteAddr(), n)
 	resp := success(req)
 	(&protocol.WipeWritePermOfBrokerResponseHeader{WipeTopicCount: int32(n)}).EncodeTo(resp)
@@ -94,7 +102,10 @@ func (h *topicHandlers) addWritePerm(_ context.Context, c *remoting.Conn, req *w
 	if err := hdr.DecodeFrom(req); err != nil {
 		return nil, err
 	}
-	n := h.routes.AddWritePerm(hdr.BrokerName)
+	n := 0
+	if orNull(req, "brokerName") != nil {
+		n = h.routes.AddWritePerm(hdr.BrokerName)
+	}
 	h.log.Infof("add write perm of broker[%s], client: %s, %d", hdr.BrokerName, c.RemoteAddr(), n)
 	resp := success(req)
 	(&protocol.AddWritePermOfBrokerResponseHeader{AddTopicCount: int32(n)}).EncodeTo(resp)

@@ -238,6 +238,25 @@ func TestSpecLenientFields(t *testing.T) {
 		"PullMessageRequestHeader.suspendTimeoutMillis":  true,
 		"PullMessageRequestHeader.subVersion":            true,
 		"CreateTopicRequestHeader.defaultTopic":          true,
+		// The name server serves these requests without them, as for a name
+		// nobody registered (namesrv/errors/bad-requests).
+		"GetKVConfigRequestHeader.namespace":            true,
+		"GetKVConfigRequestHeader.key":                  true,
+		"DeleteKVConfigRequestHeader.namespace":         true,
+		"DeleteKVConfigRequestHeader.key":               true,
+		"GetKVListByNamespaceRequestHeader.namespace":   true,
+		"GetRouteInfoRequestHeader.topic":               true,
+		"WipeWritePermOfBrokerRequestHeader.brokerName": true,
+		"AddWritePermOfBrokerRequestHeader.brokerName":  true,
+		"DeleteTopicFromNamesrvRequestHeader.topic":     true,
+		"GetTopicsByClusterRequestHeader.cluster":       true,
+		"UnRegisterBrokerRequestHeader.brokerName":      true,
+		"UnRegisterBrokerRequestHeader.brokerAddr":      true,
+		"UnRegisterBrokerRequestHeader.clusterName":     true,
+		"QueryDataVersionRequestHeader.brokerName":      true,
+		"QueryDataVersionRequestHeader.brokerAddr":      true,
+		"QueryDataVersionRequestHeader.clusterName":     true,
+		"QueryDataVersionRequestHeader.brokerId":        true,
 	}
 	for _, h := range loadSpec(t).Headers {
 		for _, f := range h.Fields {

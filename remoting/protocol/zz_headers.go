@@ -1523,20 +1523,20 @@ func (h *GetBrokerAclConfigResponseHeader) DecodeFrom(c *wire.Command) error {
 //
 // GET_ROUTEINFO_BY_TOPIC. G sends topic only; acceptStandardJsonOnly is 4.9.4+.
 type GetRouteInfoRequestHeader struct {
-	Topic                  string    // topic: String, @CFNotNull
+	Topic                  string    // topic: String, @CFNotNull (lenient: optional here)
 	AcceptStandardJsonOnly Opt[bool] // acceptStandardJsonOnly: Boolean, @CFNullable
 }
 
 // EncodeTo implements Header.
 func (h *GetRouteInfoRequestHeader) EncodeTo(c *wire.Command) {
-	putString(c, "topic", h.Topic)
+	putOptString(c, "topic", h.Topic)
 	putOptBool(c, "acceptStandardJsonOnly", h.AcceptStandardJsonOnly)
 }
 
 // DecodeFrom implements Header.
 func (h *GetRouteInfoRequestHeader) DecodeFrom(c *wire.Command) error {
 	d := fieldDecoder{c: c}
-	h.Topic = d.requiredString("topic")
+	h.Topic = d.optString("topic")
 	h.AcceptStandardJsonOnly = d.optBool("acceptStandardJsonOnly")
 	return d.err
 }
@@ -1603,26 +1603,26 @@ func (h *RegisterBrokerResponseHeader) DecodeFrom(c *wire.Command) error {
 // UnRegisterBrokerRequestHeader mirrors Java's org.apache.rocketmq.common.protocol.header.namesrv.UnRegisterBrokerRequestHeader.
 // It is the request header of UNREGISTER_BROKER.
 type UnRegisterBrokerRequestHeader struct {
-	BrokerName  string // brokerName: String, @CFNotNull
-	BrokerAddr  string // brokerAddr: String, @CFNotNull
-	ClusterName string // clusterName: String, @CFNotNull
+	BrokerName  string // brokerName: String, @CFNotNull (lenient: optional here)
+	BrokerAddr  string // brokerAddr: String, @CFNotNull (lenient: optional here)
+	ClusterName string // clusterName: String, @CFNotNull (lenient: optional here)
 	BrokerId    int64  // brokerId: Long, @CFNotNull
 }
 
 // EncodeTo implements Header.
 func (h *UnRegisterBrokerRequestHeader) EncodeTo(c *wire.Command) {
-	putString(c, "brokerName", h.BrokerName)
-	putString(c, "brokerAddr", h.BrokerAddr)
-	putString(c, "clusterName", h.ClusterName)
+	putOptString(c, "brokerName", h.BrokerName)
+	putOptString(c, "brokerAddr", h.BrokerAddr)
+	putOptString(c, "clusterName", h.ClusterName)
 	putInt64(c, "brokerId", h.BrokerId)
 }
 
 // DecodeFrom implements Header.
 func (h *UnRegisterBrokerRequestHeader) DecodeFrom(c *wire.Command) error {
 	d := fieldDecoder{c: c}
-	h.BrokerName = d.requiredString("brokerName")
-	h.BrokerAddr = d.requiredString("brokerAddr")
-	h.ClusterName = d.requiredString("clusterName")
+	h.BrokerName = d.optString("brokerName")
+	h.BrokerAddr = d.optString("brokerAddr")
+	h.ClusterName = d.optString("clusterName")
 	h.BrokerId = d.requiredInt64("brokerId")
 	return d.err
 }
@@ -1630,27 +1630,27 @@ func (h *UnRegisterBrokerRequestHeader) DecodeFrom(c *wire.Command) error {
 // QueryDataVersionRequestHeader mirrors Java's org.apache.rocketmq.common.protocol.header.namesrv.QueryDataVersionRequestHeader.
 // It is the request header of QUERY_DATA_VERSION.
 type QueryDataVersionRequestHeader struct {
-	BrokerName  string // brokerName: String, @CFNotNull
-	BrokerAddr  string // brokerAddr: String, @CFNotNull
-	ClusterName string // clusterName: String, @CFNotNull
-	BrokerId    int64  // brokerId: Long, @CFNotNull
+	BrokerName  string     // brokerName: String, @CFNotNull (lenient: optional here)
+	BrokerAddr  string     // brokerAddr: String, @CFNotNull (lenient: optional here)
+	ClusterName string     // clusterName: String, @CFNotNull (lenient: optional here)
+	BrokerId    Opt[int64] // brokerId: Long, @CFNotNull (lenient: optional here)
 }
 
 // EncodeTo implements Header.
 func (h *QueryDataVersionRequestHeader) EncodeTo(c *wire.Command) {
-	putString(c, "brokerName", h.BrokerName)
-	putString(c, "brokerAddr", h.BrokerAddr)
-	putString(c, "clusterName", h.ClusterName)
-	putInt64(c, "brokerId", h.BrokerId)
+	putOptString(c, "brokerName", h.BrokerName)
+	putOptString(c, "brokerAddr", h.BrokerAddr)
+	putOptString(c, "clusterName", h.ClusterName)
+	putOptInt64(c, "brokerId", h.BrokerId)
 }
 
 // DecodeFrom implements Header.
 func (h *QueryDataVersionRequestHeader) DecodeFrom(c *wire.Command) error {
 	d := fieldDecoder{c: c}
-	h.BrokerName = d.requiredString("brokerName")
-	h.BrokerAddr = d.requiredString("brokerAddr")
-	h.ClusterName = d.requiredString("clusterName")
-	h.BrokerId = d.requiredInt64("brokerId")
+	h.BrokerName = d.optString("brokerName")
+	h.BrokerAddr = d.optString("brokerAddr")
+	h.ClusterName = d.optString("clusterName")
+	h.BrokerId = d.optInt64("brokerId")
 	return d.err
 }
 
@@ -1699,21 +1699,21 @@ func (h *PutKVConfigRequestHeader) DecodeFrom(c *wire.Command) error {
 // GetKVConfigRequestHeader mirrors Java's org.apache.rocketmq.common.protocol.header.namesrv.GetKVConfigRequestHeader.
 // It is the request header of GET_KV_CONFIG.
 type GetKVConfigRequestHeader struct {
-	Namespace string // namespace: String, @CFNotNull
-	Key       string // key: String, @CFNotNull
+	Namespace string // namespace: String, @CFNotNull (lenient: optional here)
+	Key       string // key: String, @CFNotNull (lenient: optional here)
 }
 
 // EncodeTo implements Header.
 func (h *GetKVConfigRequestHeader) EncodeTo(c *wire.Command) {
-	putString(c, "namespace", h.Namespace)
-	putString(c, "key", h.Key)
+	putOptString(c, "namespace", h.Namespace)
+	putOptString(c, "key", h.Key)
 }
 
 // DecodeFrom implements Header.
 func (h *GetKVConfigRequestHeader) DecodeFrom(c *wire.Command) error {
 	d := fieldDecoder{c: c}
-	h.Namespace = d.requiredString("namespace")
-	h.Key = d.requiredString("key")
+	h.Namespace = d.optString("namespace")
+	h.Key = d.optString("key")
 	return d.err
 }
 
@@ -1738,57 +1738,57 @@ func (h *GetKVConfigResponseHeader) DecodeFrom(c *wire.Command) error {
 // DeleteKVConfigRequestHeader mirrors Java's org.apache.rocketmq.common.protocol.header.namesrv.DeleteKVConfigRequestHeader.
 // It is the request header of DELETE_KV_CONFIG.
 type DeleteKVConfigRequestHeader struct {
-	Namespace string // namespace: String, @CFNotNull
-	Key       string // key: String, @CFNotNull
+	Namespace string // namespace: String, @CFNotNull (lenient: optional here)
+	Key       string // key: String, @CFNotNull (lenient: optional here)
 }
 
 // EncodeTo implements Header.
 func (h *DeleteKVConfigRequestHeader) EncodeTo(c *wire.Command) {
-	putString(c, "namespace", h.Namespace)
-	putString(c, "key", h.Key)
+	putOptString(c, "namespace", h.Namespace)
+	putOptString(c, "key", h.Key)
 }
 
 // DecodeFrom implements Header.
 func (h *DeleteKVConfigRequestHeader) DecodeFrom(c *wire.Command) error {
 	d := fieldDecoder{c: c}
-	h.Namespace = d.requiredString("namespace")
-	h.Key = d.requiredString("key")
+	h.Namespace = d.optString("namespace")
+	h.Key = d.optString("key")
 	return d.err
 }
 
 // GetKVListByNamespaceRequestHeader mirrors Java's org.apache.rocketmq.common.protocol.header.namesrv.GetKVListByNamespaceRequestHeader.
 // It is the request header of GET_KVLIST_BY_NAMESPACE.
 type GetKVListByNamespaceRequestHeader struct {
-	Namespace string // namespace: String, @CFNotNull
+	Namespace string // namespace: String, @CFNotNull (lenient: optional here)
 }
 
 // EncodeTo implements Header.
 func (h *GetKVListByNamespaceRequestHeader) EncodeTo(c *wire.Command) {
-	putString(c, "namespace", h.Namespace)
+	putOptString(c, "namespace", h.Namespace)
 }
 
 // DecodeFrom implements Header.
 func (h *GetKVListByNamespaceRequestHeader) DecodeFrom(c *wire.Command) error {
 	d := fieldDecoder{c: c}
-	h.Namespace = d.requiredString("namespace")
+	h.Namespace = d.optString("namespace")
 	return d.err
 }
 
 // WipeWritePermOfBrokerRequestHeader mirrors Java's org.apache.rocketmq.common.protocol.header.namesrv.WipeWritePermOfBrokerRequestHeader.
 // It is the request header of WIPE_WRITE_PERM_OF_BROKER.
 type WipeWritePermOfBrokerRequestHeader struct {
-	BrokerName string // brokerName: String, @CFNotNull
+	BrokerName string // brokerName: String, @CFNotNull (lenient: optional here)
 }
 
 // EncodeTo implements Header.
 func (h *WipeWritePermOfBrokerRequestHeader) EncodeTo(c *wire.Command) {
-	putString(c, "brokerName", h.BrokerName)
+	putOptString(c, "brokerName", h.BrokerName)
 }
 
 // DecodeFrom implements Header.
 func (h *WipeWritePermOfBrokerRequestHeader) DecodeFrom(c *wire.Command) error {
 	d := fieldDecoder{c: c}
-	h.BrokerName = d.requiredString("brokerName")
+	h.BrokerName = d.optString("brokerName")
 	return d.err
 }
 
@@ -1813,18 +1813,18 @@ func (h *WipeWritePermOfBrokerResponseHeader) DecodeFrom(c *wire.Command) error 
 // AddWritePermOfBrokerRequestHeader mirrors Java's org.apache.rocketmq.common.protocol.header.namesrv.AddWritePermOfBrokerRequestHeader.
 // It is the request header of ADD_WRITE_PERM_OF_BROKER.
 type AddWritePermOfBrokerRequestHeader struct {
-	BrokerName string // brokerName: String, @CFNotNull
+	BrokerName string // brokerName: String, @CFNotNull (lenient: optional here)
 }
 
 // EncodeTo implements Header.
 func (h *AddWritePermOfBrokerRequestHeader) EncodeTo(c *wire.Command) {
-	putString(c, "brokerName", h.BrokerName)
+	putOptString(c, "brokerName", h.BrokerName)
 }
 
 // DecodeFrom implements Header.
 func (h *AddWritePermOfBrokerRequestHeader) DecodeFrom(c *wire.Command) error {
 	d := fieldDecoder{c: c}
-	h.BrokerName = d.requiredString("brokerName")
+	h.BrokerName = d.optString("brokerName")
 	return d.err
 }
 
@@ -1851,20 +1851,20 @@ func (h *AddWritePermOfBrokerResponseHeader) DecodeFrom(c *wire.Command) error {
 //
 // DELETE_TOPIC_IN_NAMESRV. G admin sends topic only.
 type DeleteTopicFromNamesrvRequestHeader struct {
-	Topic       string // topic: String, @CFNotNull
+	Topic       string // topic: String, @CFNotNull (lenient: optional here)
 	ClusterName string // clusterName: String
 }
 
 // EncodeTo implements Header.
 func (h *DeleteTopicFromNamesrvRequestHeader) EncodeTo(c *wire.Command) {
-	putString(c, "topic", h.Topic)
+	putOptString(c, "topic", h.Topic)
 	putOptString(c, "clusterName", h.ClusterName)
 }
 
 // DecodeFrom implements Header.
 func (h *DeleteTopicFromNamesrvRequestHeader) DecodeFrom(c *wire.Command) error {
 	d := fieldDecoder{c: c}
-	h.Topic = d.requiredString("topic")
+	h.Topic = d.optString("topic")
 	h.ClusterName = d.optString("clusterName")
 	return d.err
 }
@@ -1872,18 +1872,18 @@ func (h *DeleteTopicFromNamesrvRequestHeader) DecodeFrom(c *wire.Command) error 
 // GetTopicsByClusterRequestHeader mirrors Java's org.apache.rocketmq.common.protocol.header.GetTopicsByClusterRequestHeader.
 // It is the request header of GET_TOPICS_BY_CLUSTER.
 type GetTopicsByClusterRequestHeader struct {
-	Cluster string // cluster: String, @CFNotNull
+	Cluster string // cluster: String, @CFNotNull (lenient: optional here)
 }
 
 // EncodeTo implements Header.
 func (h *GetTopicsByClusterRequestHeader) EncodeTo(c *wire.Command) {
-	putString(c, "cluster", h.Cluster)
+	putOptString(c, "cluster", h.Cluster)
 }
 
 // DecodeFrom implements Header.
 func (h *GetTopicsByClusterRequestHeader) DecodeFrom(c *wire.Command) error {
 	d := fieldDecoder{c: c}
-	h.Cluster = d.requiredString("cluster")
+	h.Cluster = d.optString("cluster")
 	return d.err
 }
 
