@@ -75,15 +75,11 @@ func brokerBadRequests(ctx context.Context, env *Env) error {
 			return err
 		}
 	}
-	conn, err := rawclient.Dial(ctx, env.Brokers[0].Addr)
+	conn, offset, err := dialAndSend(ctx, env)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	offset, err := sendOne(ctx, conn)
-	if err != nil {
-		return err
-	}
 	if err := observeAnswers(ctx, env, conn, append(badRequests(env), missingFields(offset)...)); err != nil {
 		return err
 	}
@@ -108,6 +104,21 @@ func observeOffsetMovedEvent(ctx context.Context, env *Env, conn *rawclient.Conn
 	}
 	env.Observe("the offset-moved event's record", fmt.Sprintf("%d bytes", len(resp.Body)))
 	return nil
+}
+
+// dialAndSend connects to the broker and stores one message in errTopic's
+// queue 0; it returns the connection and the message's commit-log offset.
+func dialAndSend(ctx context.Context, env *Env) (*rawclient.Conn, int64, error) {
+	conn, err := rawclient.Dial(ctx, env.Brokers[0].Addr)
+	if err != nil {
+		return nil, 0, err
+	}
+	offset, err := sendOne(ctx, conn)
+	if err != nil {
+		conn.Close()
+		return nil, 0, err
+	}
+	return conn, offset, nil
 }
 
 // sendOne stores a message in errTopic's queue 0 and returns its
@@ -174,15 +185,11 @@ func brokerBadBodies(ctx context.Context, env *Env) error {
 	if err := createTopic(ctx, env, errTopic, 4, 6); err != nil {
 		return err
 	}
-	conn, err := rawclient.Dial(ctx, env.Brokers[0].Addr)
+	conn, offset, err := dialAndSend(ctx, env)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	offset, err := sendOne(ctx, conn)
-	if err != nil {
-		return err
-	}
 	if err := observeAnswers(ctx, env, conn, badBodies(env, offset)); err != nil {
 		return err
 	}
@@ -277,15 +284,8 @@ func offsetOfMsgID(resp *wire.Command) (int64, error) {
 // turn. Java's decoder lets a missing field through as null; whether the
 // request then fails depends on whether the processor uses it.
 func missingFields(offset int64) []badRequest {
-	type base struct {
-		name     string
-		code     protocol.RequestCode
-		fields   []string // key, value, …
-		required []string
-		body     []byte
-	}
 	now := strconv.FormatInt(time.Now().UnixMilli(), 10)
-	bases := []base{
+	bases := []fieldMatrix{
 		{name: "SEND_MESSAGE_V2", code: protocol.ReqSendMessageV2, body: []byte("x"),
 			fields:   []string{"a", "errProducer", "b", errTopic, "c", "TBW102", "d", "4", "e", "2", "f", "0", "g", now, "h", "0", "i", "TAGS\x01t\x02"},
 			required: []string{"a", "b", "c", "d", "e", "f", "g", "h"}},
@@ -348,24 +348,7 @@ func missingFields(offset int64) []badRequest {
 		{name: "PULL_MESSAGE suspending without suspendTimeoutMillis", req: pull(errTopic, 0, "sysFlag", "6", "suspendTimeoutMillis", "")},
 		{name: "PULL_MESSAGE with SQL92 without subVersion", req: pull(errTopic, 0, "expressionType", "SQL92", "subscription", "a > 1", "subVersion", ""), remark: true},
 	}
-	for _, b := range bases {
-		for _, drop := range append([]string{""}, b.required...) {
-			var ext []string
-			for i := 0; i+1 < len(b.fields); i += 2 {
-				if b.fields[i] != drop {
-					ext = append(ext, b.fields[i], b.fields[i+1])
-				}
-			}
-			r := rawclient.Request(int32(b.code), ext...)
-			r.Body = b.body
-			name := b.name + " as given"
-			if drop != "" {
-				name = b.name + " without " + drop
-			}
-			out = append(out, badRequest{name: name, req: r})
-		}
-	}
-	return out
+	return append(out, withoutEach(bases)...)
 }
 
 // sendV2 is a SEND_MESSAGE_V2 header as the Java producer writes it, with
@@ -468,4 +451,37 @@ func badRequests(env *Env) []badRequest {
 		{name: "heartbeat without a body", req: req(protocol.ReqHeartBeat, "")},
 		{name: "lock queues with a body that is not JSON", req: req(protocol.ReqLockBatchMq, "not json")},
 	}
+}
+
+// fieldMatrix is a request that succeeds as given, and the fields (the
+// ones 4.9.8 marks @CFNotNull) to leave out of it one at a time.
+type fieldMatrix struct {
+	name     string
+	code     protocol.RequestCode
+	fields   []string // key, value, …
+	required []string
+	body     []byte
+}
+
+// withoutEach is each request as given, then without each required field.
+func withoutEach(bases []fieldMatrix) []badRequest {
+	var out []badRequest
+	for _, b := range bases {
+		for _, drop := range append([]string{""}, b.required...) {
+			var ext []string
+			for i := 0; i+1 < len(b.fields); i += 2 {
+				if b.fields[i] != drop {
+					ext = append(ext, b.fields[i], b.fields[i+1])
+				}
+			}
+			r := rawclient.Request(int32(b.code), ext...)
+			r.Body = b.body
+			name := b.name + " as given"
+			if drop != "" {
+				name = b.name + " without " + drop
+			}
+			out = append(out, badRequest{name: name, req: r})
+		}
+	}
+	return out
 }

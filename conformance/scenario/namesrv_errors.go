@@ -68,13 +68,7 @@ func namesrvOddRequests() []badRequest {
 // namesrvMissingFields is each request without each of its @CFNotNull
 // fields, in turn.
 func namesrvMissingFields() []badRequest {
-	bases := []struct {
-		name     string
-		code     protocol.RequestCode
-		fields   []string
-		required []string
-		body     string
-	}{
+	bases := []fieldMatrix{
 		{name: "GET_KV_CONFIG", code: protocol.ReqGetKvConfig, fields: []string{"namespace", "errNS", "key", "k"}, required: []string{"namespace", "key"}},
 		{name: "DELETE_KV_CONFIG", code: protocol.ReqDeleteKvConfig, fields: []string{"namespace", "errNS", "key", "k"}, required: []string{"namespace", "key"}},
 		{name: "GET_KVLIST_BY_NAMESPACE", code: protocol.ReqGetKvlistByNamespace, fields: []string{"namespace", "errNS"}, required: []string{"namespace"}},
@@ -87,30 +81,11 @@ func namesrvMissingFields() []badRequest {
 		{name: "UNREGISTER_BROKER", code: protocol.ReqUnregisterBroker,
 			fields:   []string{"brokerName", "errBroker", "brokerAddr", "127.0.0.1:1", "clusterName", "errCluster", "brokerId", "0"},
 			required: []string{"brokerName", "brokerAddr", "clusterName", "brokerId"}},
-		{name: "QUERY_DATA_VERSION", code: protocol.ReqQueryDataVersion, body: `{"counter":0,"timestamp":0}`,
+		{name: "QUERY_DATA_VERSION", code: protocol.ReqQueryDataVersion, body: []byte(`{"counter":0,"timestamp":0}`),
 			fields:   []string{"brokerName", "errBroker", "brokerAddr", "127.0.0.1:1", "clusterName", "errCluster", "brokerId", "0"},
 			required: []string{"brokerName", "brokerAddr", "clusterName", "brokerId"}},
 	}
-	var out []badRequest
-	for _, b := range bases {
-		for _, drop := range append([]string{""}, b.required...) {
-			var ext []string
-			for i := 0; i+1 < len(b.fields); i += 2 {
-				if b.fields[i] != drop {
-					ext = append(ext, b.fields[i], b.fields[i+1])
-				}
-			}
-			r := rawclient.Request(int32(b.code), ext...)
-			if b.body != "" {
-				r.Body = []byte(b.body)
-			}
-			name := b.name + " as given"
-			if drop != "" {
-				name = b.name + " without " + drop
-			}
-			out = append(out, badRequest{name: name, req: r})
-		}
-	}
+	out := withoutEach(bases)
 	// What a PUT_KV_CONFIG without a value left behind.
 	out = append(out, badRequest{name: "GET_KV_CONFIG of the key put without a value",
 		req: rawclient.Request(int32(protocol.ReqGetKvConfig), "namespace", "errNS", "key", "k2"), remark: true, ext: []string{"value"}})
