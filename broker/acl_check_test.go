@@ -120,7 +120,7 @@ func TestACLDeniedGroup(t *testing.T) {
 
 func createTopic(topic string) *wire.Command {
 	req := wire.NewRequest(int32(protocol.ReqUpdateAndCreateTopic))
-	(&protocol.CreateTopicRequestHeader{Topic: topic, DefaultTopic: "TBW102", ReadQueueNums: 4, WriteQueueNums: 4, Perm: 6,
+	(&protocol.CreateTopicRequestHeader{Topic: topic, DefaultTopic: protocol.Some("TBW102"), ReadQueueNums: 4, WriteQueueNums: 4, Perm: 6,
 		TopicFilterType: "SINGLE_TAG"}).EncodeTo(req)
 	return req
 }
@@ -132,7 +132,7 @@ func TestACLRequestResources(t *testing.T) {
 	hb := wire.NewRequest(int32(protocol.ReqHeartBeat))
 	hb.Body = []byte(`{"clientID":"c","consumerDataSet":[{"groupName":"G2","subscriptionDataSet":[{"topic":"T2","subString":"*"}]}],"producerDataSet":[]}`)
 	batch := wire.NewRequest(int32(protocol.ReqSendBatchMessage))
-	(&protocol.SendMessageRequestHeaderV2{ProducerGroup: "PG", Topic: "T4", DefaultTopic: "TBW102", DefaultTopicQueueNums: protocol.Some[int32](4),
+	(&protocol.SendMessageRequestHeaderV2{ProducerGroup: protocol.Some("PG"), Topic: "T4", DefaultTopic: protocol.Some("TBW102"), DefaultTopicQueueNums: protocol.Some[int32](4),
 		Batch: true}).EncodeTo(batch)
 	offset := wire.NewRequest(int32(protocol.ReqUpdateConsumerOffset))
 	(&protocol.UpdateConsumerOffsetRequestHeader{ConsumerGroup: "G3", Topic: "T3", QueueId: 1, CommitOffset: 5}).EncodeTo(offset)

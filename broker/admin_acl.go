@@ -105,7 +105,7 @@ func (a *aclAdmin) updateGlobalWhiteAddrs(_ context.Context, _ *remoting.Conn, r
 		return nil, err
 	}
 	a.mu.Lock()
-	ok, err := a.m.UpdateGlobalWhiteAddrs(javaSplit(h.GlobalWhiteAddrs, ","), h.AclFileFullPath)
+	ok, err := a.m.UpdateGlobalWhiteAddrs(javaSplit(h.GlobalWhiteAddrs, ","), h.AclFileFullPath.Value)
 	a.mu.Unlock()
 	return aclUpdateResponse(req, ok, err, protocol.RespUpdateGlobalWhiteAddrsConfigFailed,
 		"The globalWhiteAddresses["+h.GlobalWhiteAddrs+"] has been updated failed.")

@@ -89,7 +89,7 @@ func sendV2(topic string, queueID int32, body, tags string) *wire.Command {
 	req := wire.NewRequest(int32(protocol.ReqSendMessageV2))
 	props := message.AppendProperties(nil, message.Properties{{Key: message.PropTags, Value: tags}, {Key: message.PropWait, Value: "true"}})
 	(&protocol.SendMessageRequestHeaderV2{
-		ProducerGroup: "PG", Topic: topic, DefaultTopic: "TBW102", DefaultTopicQueueNums: protocol.Some[int32](4),
+		ProducerGroup: protocol.Some("PG"), Topic: topic, DefaultTopic: protocol.Some("TBW102"), DefaultTopicQueueNums: protocol.Some[int32](4),
 		QueueId: queueID, BornTimestamp: time.Now().UnixMilli(), Properties: string(props),
 	}).EncodeTo(req)
 	req.Body = []byte(body)
@@ -195,7 +195,7 @@ func TestSendChecks(t *testing.T) {
 	require.Equal(t, "Sending message to topic[SCHEDULE_TOPIC_XXXX] is forbidden.", resp.Remark)
 
 	create := wire.NewRequest(int32(protocol.ReqUpdateAndCreateTopic))
-	(&protocol.CreateTopicRequestHeader{Topic: "Made", DefaultTopic: "TBW102", ReadQueueNums: 2, WriteQueueNums: 2, Perm: 6, TopicFilterType: "SINGLE_TAG"}).EncodeTo(create)
+	(&protocol.CreateTopicRequestHeader{Topic: "Made", DefaultTopic: protocol.Some("TBW102"), ReadQueueNums: 2, WriteQueueNums: 2, Perm: 6, TopicFilterType: "SINGLE_TAG"}).EncodeTo(create)
 	require.EqualValues(t, protocol.RespSuccess, invoke(t, cl, addr, create).Code)
 	resp = invoke(t, cl, addr, sendV2("Made", 5, "x", ""))
 	require.EqualValues(t, protocol.RespSystemError, resp.Code)

@@ -71,7 +71,7 @@ func setExt(req *wire.Command, key, value string) *wire.Command {
 
 func createTopicRequest(topic string) *wire.Command {
 	req := wire.NewRequest(int32(protocol.ReqUpdateAndCreateTopic))
-	(&protocol.CreateTopicRequestHeader{Topic: topic, DefaultTopic: "TBW102", ReadQueueNums: 2, WriteQueueNums: 2, Perm: 6, TopicFilterType: "SINGLE_TAG"}).EncodeTo(req)
+	(&protocol.CreateTopicRequestHeader{Topic: topic, DefaultTopic: protocol.Some("TBW102"), ReadQueueNums: 2, WriteQueueNums: 2, Perm: 6, TopicFilterType: "SINGLE_TAG"}).EncodeTo(req)
 	return req
 }
 

@@ -177,8 +177,8 @@ func (h *pullHandlers) commits(hdr *protocol.PullMessageRequestHeader, allowSusp
 // missingField answers SYSTEM_ERROR for a lenient header field the pull
 // needs, where Java trips over its null.
 func missingField(resp *wire.Command, key string) *wire.Command {
-	pe, _ := protocol.AsError(protocol.ErrFieldNull(key))
-	return fail(resp, pe.Code, pe.Remark)
+	e := protocol.ErrFieldNull(key)
+	return fail(resp, e.Code, e.Remark)
 }
 
 // check runs Java's permission, group, topic, queue and subscription

@@ -146,8 +146,8 @@ func (r *registrar) unregisterAll(ctx context.Context) {
 			defer wg.Done()
 			req := wire.NewRequest(int32(protocol.ReqUnregisterBroker))
 			(&protocol.UnRegisterBrokerRequestHeader{
-				BrokerName: r.header.BrokerName, BrokerAddr: r.header.BrokerAddr,
-				ClusterName: r.header.ClusterName, BrokerId: r.header.BrokerId,
+				BrokerName: protocol.Some(r.header.BrokerName), BrokerAddr: protocol.Some(r.header.BrokerAddr),
+				ClusterName: protocol.Some(r.header.ClusterName), BrokerId: r.header.BrokerId,
 			}).EncodeTo(req)
 			ctx, cancel := context.WithTimeout(ctx, r.timeout)
 			defer cancel()
@@ -214,8 +214,8 @@ func (r *registrar) needRegister(ctx context.Context) bool {
 // versionChanged asks one name server (BrokerOuterAPI.needRegister).
 func (r *registrar) versionChanged(ctx context.Context, addr string, version config.DataVersion) bool {
 	req := wire.NewRequest(int32(protocol.ReqQueryDataVersion))
-	(&protocol.QueryDataVersionRequestHeader{BrokerName: r.header.BrokerName, BrokerAddr: r.header.BrokerAddr,
-		ClusterName: r.header.ClusterName, BrokerId: protocol.Some(r.header.BrokerId)}).EncodeTo(req)
+	(&protocol.QueryDataVersionRequestHeader{BrokerName: protocol.Some(r.header.BrokerName), BrokerAddr: protocol.Some(r.header.BrokerAddr),
+		ClusterName: protocol.Some(r.header.ClusterName), BrokerId: protocol.Some(r.header.BrokerId)}).EncodeTo(req)
 	w := fastjson.NewWriter(fastjson.Compact)
 	version.WriteJSON(w)
 	req.Body = w.Bytes()

@@ -108,7 +108,7 @@ func (h *replyHandlers) push(ctx context.Context, hdr *protocol.SendMessageReque
 	props.Set(message.PropPushReplyTime, strconv.FormatInt(time.Now().UnixMilli(), 10))
 	out := wire.NewRequest(int32(protocol.ReqPushReplyMessageToClient))
 	(&protocol.ReplyMessageRequestHeader{
-		ProducerGroup: hdr.ProducerGroup, Topic: hdr.Topic, DefaultTopic: hdr.DefaultTopic,
+		ProducerGroup: hdr.ProducerGroup.Value, Topic: hdr.Topic, DefaultTopic: hdr.DefaultTopic.Value,
 		DefaultTopicQueueNums: hdr.DefaultTopicQueueNums.Value, QueueId: hdr.QueueId, SysFlag: hdr.SysFlag,
 		BornTimestamp: hdr.BornTimestamp, Flag: hdr.Flag,
 		Properties:     string(message.AppendProperties(nil, props.HashMapOrder())),

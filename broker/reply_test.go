@@ -20,7 +20,7 @@ import (
 // the given properties.
 func replyReq(props message.Properties, body string) *wire.Command {
 	req := wire.NewRequest(int32(protocol.ReqSendReplyMessageV2))
-	(&protocol.SendMessageRequestHeaderV2{ProducerGroup: "REPLIER_PG", Topic: "DefaultCluster_REPLY_TOPIC", DefaultTopic: "TBW102",
+	(&protocol.SendMessageRequestHeaderV2{ProducerGroup: protocol.Some("REPLIER_PG"), Topic: "DefaultCluster_REPLY_TOPIC", DefaultTopic: protocol.Some("TBW102"),
 		DefaultTopicQueueNums: protocol.Some[int32](4), QueueId: 0, BornTimestamp: time.Now().UnixMilli(),
 		Properties: string(message.AppendProperties(nil, props))}).EncodeTo(req)
 	req.Body = []byte(body)

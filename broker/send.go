@@ -131,7 +131,7 @@ func (h *sendHandlers) preSend(c *remoting.Conn, req *wire.Command, hdr *protoco
 	if topics.IsNotAllowedSend(hdr.Topic) {
 		return fail(resp, protocol.RespNoPermission, "Sending message to topic["+hdr.Topic+"] is forbidden."), nil
 	}
-	tc, ok, err := h.topicForSend(c, req, hdr)
+	tc, ok, err := h.topicForSend(c, hdr)
 	if err != nil {
 		return nil, err
 	}
@@ -149,14 +149,14 @@ func (h *sendHandlers) preSend(c *remoting.Conn, req *wire.Command, hdr *protoco
 // the creation needs the default topic and its queue count: without them
 // Java's createTopicInSendMessageMethod throws (SYSTEM_ERROR). An empty
 // default topic is another matter: no such topic, so none is created.
-func (h *sendHandlers) topicForSend(c *remoting.Conn, req *wire.Command, hdr *protocol.SendMessageRequestHeader) (config.TopicConfig, bool, error) {
+func (h *sendHandlers) topicForSend(c *remoting.Conn, hdr *protocol.SendMessageRequestHeader) (config.TopicConfig, bool, error) {
 	if tc, ok := h.topics.Select(hdr.Topic); ok {
 		return tc, true, nil
 	}
 	if !hdr.DefaultTopicQueueNums.Valid {
 		return config.TopicConfig{}, false, protocol.ErrFieldNull("defaultTopicQueueNums")
 	}
-	if !hasDefaultTopic(req) {
+	if !hdr.DefaultTopic.Valid {
 		return config.TopicConfig{}, false, protocol.ErrFieldNull("defaultTopic")
 	}
 	var sysFlag int32
@@ -167,7 +167,7 @@ func (h *sendHandlers) topicForSend(c *remoting.Conn, req *wire.Command, hdr *pr
 		}
 	}
 	h.log.WithField("topic", hdr.Topic).WithField("producer", c.RemoteAddr()).Warn("the topic not exist")
-	tc, ok, err := h.topics.CreateInSendMessage(hdr.Topic, hdr.DefaultTopic, c.RemoteAddr(), hdr.DefaultTopicQueueNums.Value, sysFlag)
+	tc, ok, err := h.topics.CreateInSendMessage(hdr.Topic, hdr.DefaultTopic.Value, c.RemoteAddr(), hdr.DefaultTopicQueueNums.Value, sysFlag)
 	if err != nil {
 		h.log.WithError(err).Error("create topic in send")
 	}
@@ -178,17 +178,6 @@ func (h *sendHandlers) topicForSend(c *remoting.Conn, req *wire.Command, hdr *pr
 		}
 	}
 	return tc, ok, nil
-}
-
-// hasDefaultTopic reports whether a send carries its default topic (v1
-// key defaultTopic, v2 key c), even an empty one.
-func hasDefaultTopic(req *wire.Command) bool {
-	key := "c"
-	if code := protocol.RequestCode(req.Code); code == protocol.ReqSendMessage || code == protocol.ReqSendReplyMessage {
-		key = "defaultTopic"
-	}
-	_, ok := req.ExtValue(key)
-	return ok
 }
 
 func fail(resp *wire.Command, code protocol.ResponseCode, remark string) *wire.Command {

@@ -121,9 +121,9 @@ func checkClientGoRequests(t *testing.T, s *stub) {
 	require.Len(t, sends, 1, "client-go sends SEND_MESSAGE with v1 headers")
 	var h protocol.SendMessageRequestHeader
 	require.NoError(t, h.DecodeFrom(sends[0]))
-	require.Equal(t, "PG", h.ProducerGroup)
+	require.Equal(t, protocol.Some("PG"), h.ProducerGroup)
 	require.Equal(t, "TopicTest", h.Topic)
-	require.Equal(t, "TBW102", h.DefaultTopic)
+	require.Equal(t, protocol.Some("TBW102"), h.DefaultTopic)
 	require.Equal(t, protocol.Some[int32](4), h.DefaultTopicQueueNums)
 	require.Contains(t, h.Properties, "TAGS\x01TagA")
 	require.Equal(t, "hello", string(sends[0].Body))

@@ -102,11 +102,11 @@ func (s *stub) route(ctx context.Context, conn *remoting.Conn, req *wire.Command
 	if err := h.DecodeFrom(req); err != nil {
 		return nil, err
 	}
-	if h.Topic == "CallMeBack" {
+	if h.Topic.Value == "CallMeBack" {
 		s.callBack(ctx, conn)
 	}
-	if h.Topic == "NoSuchTopic" {
-		return nil, protocol.Errorf(protocol.RespTopicNotExist, "No topic route info in name server for the topic: %s", h.Topic)
+	if h.Topic.Value == "NoSuchTopic" {
+		return nil, protocol.Errorf(protocol.RespTopicNotExist, "No topic route info in name server for the topic: %s", h.Topic.Value)
 	}
 	resp := wire.NewResponse(req, int32(protocol.RespSuccess), "")
 	resp.Body = s.routeBody()

@@ -124,7 +124,7 @@ func (h *brokerHandlers) unregisterBroker(_ context.Context, _ *remoting.Conn, r
 	if err := hdr.DecodeFrom(req); err != nil {
 		return nil, err
 	}
-	h.routes.UnregisterBroker(hdr.ClusterName, hdr.BrokerAddr, hdr.BrokerName, hdr.BrokerId)
+	h.routes.UnregisterBroker(hdr.ClusterName.Value, hdr.BrokerAddr.Value, hdr.BrokerName.Value, hdr.BrokerId) // null: no broker by that name
 	return success(req), nil
 }
 
@@ -137,7 +137,7 @@ func (h *brokerHandlers) queryDataVersion(_ context.Context, _ *remoting.Conn, r
 	if err != nil {
 		return nil, errors.New(remarkJSONException + err.Error())
 	}
-	changed, stored, ok := h.routes.QueryDataVersion(hdr.BrokerAddr, v)
+	changed, stored, ok := h.routes.QueryDataVersion(hdr.BrokerAddr.Value, v)
 	resp := success(req)
 	if ok {
 		resp.Body = stored.AppendJSON(nil)

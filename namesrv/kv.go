@@ -53,11 +53,12 @@ func (h *kvHandlers) get(_ context.Context, _ *remoting.Conn, req *wire.Command)
 	if err := hdr.DecodeFrom(req); err != nil {
 		return nil, err
 	}
-	ns, key := orNull(req, "namespace"), orNull(req, "key")
-	v, ok := h.kv.Get(hdr.Namespace, hdr.Key)
-	if !ok || ns == nil || key == nil {
+	// An absent (null) namespace or key is looked up in vain, as Java's
+	// HashMap.get(null).
+	v, ok := h.kv.Get(hdr.Namespace.Value, hdr.Key.Value)
+	if !ok || !hdr.Namespace.Valid || !hdr.Key.Valid {
 		return wire.NewResponse(req, int32(protocol.RespQueryNotFound),
-			"No config item, Namespace: "+javaString(ns)+" Key: "+javaString(key)), nil
+			"No config item, Namespace: "+javaString(hdr.Namespace)+" Key: "+javaString(hdr.Key)), nil
 	}
 	resp := success(req)
 	resp.AddExt("value", v) // GetKVConfigResponseHeader; "" is sent too
@@ -69,8 +70,8 @@ func (h *kvHandlers) delete(_ context.Context, _ *remoting.Conn, req *wire.Comma
 	if err := hdr.DecodeFrom(req); err != nil {
 		return nil, err
 	}
-	if orNull(req, "namespace") != nil && orNull(req, "key") != nil {
-		_ = h.kv.Delete(hdr.Namespace, hdr.Key)
+	if hdr.Namespace.Valid && hdr.Key.Valid {
+		_ = h.kv.Delete(hdr.Namespace.Value, hdr.Key.Value)
 	}
 	return success(req), nil
 }
@@ -80,31 +81,20 @@ func (h *kvHandlers) list(_ context.Context, _ *remoting.Conn, req *wire.Command
 	if err := hdr.DecodeFrom(req); err != nil {
 		return nil, err
 	}
-	ns := orNull(req, "namespace")
-	body, ok := h.kv.KVTableJSON(hdr.Namespace)
-	if !ok || ns == nil {
-		return wire.NewResponse(req, int32(protocol.RespQueryNotFound), "No config item, Namespace: "+javaString(ns)), nil
+	body, ok := h.kv.KVTableJSON(hdr.Namespace.Value)
+	if !ok || !hdr.Namespace.Valid {
+		return wire.NewResponse(req, int32(protocol.RespQueryNotFound), "No config item, Namespace: "+javaString(hdr.Namespace)), nil
 	}
 	resp := success(req)
 	resp.Body = body
 	return resp, nil
 }
 
-// orNull is a lenient header field as Java holds it: nil when the request
-// does not carry it. Java serves such a request as for a name nobody
-// registered (HashMap.get(null)).
-func orNull(req *wire.Command, key string) *string {
-	v, ok := req.ExtValue(key)
-	if !ok {
-		return nil
-	}
-	return &v
-}
-
-// javaString is String.valueOf for string concatenation.
-func javaString(s *string) string {
-	if s == nil {
+// javaString is String.valueOf of a lenient field for string
+// concatenation.
+func javaString(s protocol.Opt[string]) string {
+	if !s.Valid {
 		return "null"
 	}
-	return *s
+	return s.Value
 }

@@ -69,7 +69,7 @@ func (p *productRoutes) fetchFrom(ctx context.Context, addr, topic string) (*rou
 	ctx, cancel := context.WithTimeout(ctx, productRouteTimeout)
 	defer cancel()
 	req := wire.NewRequest(int32(protocol.ReqGetRouteinfoByTopic))
-	(&protocol.GetRouteInfoRequestHeader{Topic: topic}).EncodeTo(req)
+	(&protocol.GetRouteInfoRequestHeader{Topic: protocol.Some(topic)}).EncodeTo(req)
 	resp, err := p.client.InvokeSync(ctx, addr, req)
 	if err != nil {
 		return nil, err

@@ -46,26 +46,27 @@ func (h *routeHandlers) getRouteInfoByTopic(ctx context.Context, _ *remoting.Con
 	if err := hdr.DecodeFrom(req); err != nil {
 		return nil, err
 	}
-	if orNull(req, "topic") == nil {
-		return topicNotExist(req, "null"), nil
+	if !hdr.Topic.Valid { // Java: topicQueueTable.get(null)
+		return topicNotExist(req, javaString(hdr.Topic)), nil
 	}
+	topic := hdr.Topic.Value
 	if h.clusterTest != nil {
-		return h.clusterTestRoute(ctx, req, hdr.Topic), nil
+		return h.clusterTestRoute(ctx, req, topic), nil
 	}
 	standard := req.Version >= wire.VersionV4_9_4 || hdr.AcceptStandardJsonOnly.Or(false)
 	resp := success(req)
-	if conf, ok := h.orderTopicConf(hdr.Topic); ok {
-		rd, found := h.routes.PickupTopicRouteData(hdr.Topic)
+	if conf, ok := h.orderTopicConf(topic); ok {
+		rd, found := h.routes.PickupTopicRouteData(topic)
 		if !found {
-			return topicNotExist(req, hdr.Topic), nil
+			return topicNotExist(req, topic), nil
 		}
 		rd.OrderTopicConf = &conf
 		resp.Body = rd.AppendJSON(make([]byte, 0, 512), standard)
 		return resp, nil
 	}
-	body, found := h.routes.RouteJSON(hdr.Topic, standard) // cached until the table changes
+	body, found := h.routes.RouteJSON(topic, standard) // cached until the table changes
 	if !found {
-		return topicNotExist(req, hdr.Topic), nil
+		return topicNotExist(req, topic), nil
 	}
 	resp.Body = body
 	return resp, nil

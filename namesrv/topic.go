@@ -59,8 +59,8 @@ func (h *topicHandlers) topicsByCluster(_ context.Context, _ *remoting.Conn, req
 		return nil, err
 	}
 	tl := routeinfo.TopicList{Topics: []string{}} // Java: clusterAddrTable.get(null), no cluster
-	if orNull(req, "cluster") != nil {
-		tl = h.routes.TopicsByCluster(hdr.Cluster)
+	if hdr.Cluster.Valid {
+		tl = h.routes.TopicsByCluster(hdr.Cluster.Value)
 	}
 	resp := success(req)
 	resp.Body = tl.AppendJSON(nil)
@@ -73,11 +73,11 @@ func (h *topicHandlers) deleteTopic(_ context.Context, _ *remoting.Conn, req *wi
 		return nil, err
 	}
 	switch {
-	case orNull(req, "topic") == nil: // Java: topicQueueTable.remove(null), nothing
+	case !hdr.Topic.Valid: // Java: topicQueueTable.remove(null), nothing
 	case hdr.ClusterName != "":
-		h.routes.DeleteTopicInCluster(hdr.Topic, hdr.ClusterName)
+		h.routes.DeleteTopicInCluster(hdr.Topic.Value, hdr.ClusterName)
 	default:
-		h.routes.DeleteTopic(hdr.Topic)
+		h.routes.DeleteTopic(hdr.Topic.Value)
 	}
 	return success(req), nil
 }
@@ -88,10 +88,10 @@ func (h *topicHandlers) wipeWritePerm(_ context.Context, c *remoting.Conn, req *
 		return nil, err
 	}
 	n := 0
-	if orNull(req, "brokerName") != nil { // Java: brokerAddrTable.get(null), no broker
-		n = h.routes.WipeWritePerm(hdr.BrokerName)
+	if hdr.BrokerName.Valid { // Java: brokerAddrTable.get(null), no broker
+		n = h.routes.WipeWritePerm(hdr.BrokerName.Value)
 	}
-	h.log.Infof("wipe write perm of broker[%s], client: %s, %d", hdr.BrokerName, c.RemoteAddr(), n)
+	h.log.Infof("wipe write perm of broker[%s], client: %s, %d", javaString(hdr.BrokerName), c.RemoteAddr(), n)
 	resp := success(req)
 	(&protocol.WipeWritePermOfBrokerResponseHeader{WipeTopicCount: int32(n)}).EncodeTo(resp)
 	return resp, nil
@@ -103,10 +103,10 @@ func (h *topicHandlers) addWritePerm(_ context.Context, c *remoting.Conn, req *w
 		return nil, err
 	}
 	n := 0
-	if orNull(req, "brokerName") != nil {
-		n = h.routes.AddWritePerm(hdr.BrokerName)
+	if hdr.BrokerName.Valid {
+		n = h.routes.AddWritePerm(hdr.BrokerName.Value)
 	}
-	h.log.Infof("add write perm of broker[%s], client: %s, %d", hdr.BrokerName, c.RemoteAddr(), n)
+	h.log.Infof("add write perm of broker[%s], client: %s, %d", javaString(hdr.BrokerName), c.RemoteAddr(), n)
 	resp := success(req)
 	(&protocol.AddWritePermOfBrokerResponseHeader{AddTopicCount: int32(n)}).EncodeTo(resp)
 	return resp, nil

@@ -21,7 +21,7 @@ import (
 
 // ErrFieldNull is the error for a missing required field, and for a
 // lenient one where Java's processor trips over its null.
-func ErrFieldNull(key string) error {
+func ErrFieldNull(key string) *Error {
 	return &Error{Code: RespSystemError, Remark: "the custom field <" + key + "> is null"}
 }
 
@@ -79,6 +79,12 @@ func (d *fieldDecoder) requiredString(key string) string {
 func (d *fieldDecoder) optString(key string) string {
 	v, _ := d.value(key, false) // absent is ""
 	return v
+}
+
+// nullableString returns a lenient string field, Valid false when absent.
+func (d *fieldDecoder) nullableString(key string) Opt[string] {
+	v, ok := d.value(key, false)
+	return Opt[string]{Value: v, Valid: ok}
 }
 
 // number parses a present field with parse (a javalang parser, which
@@ -179,6 +185,12 @@ func putString(c *wire.Command, key, v string) { c.AddExt(key, v) }
 func putOptString(c *wire.Command, key, v string) {
 	if v != "" {
 		c.AddExt(key, v)
+	}
+}
+
+func putNullableString(c *wire.Command, key string, v Opt[string]) {
+	if v.Valid {
+		c.AddExt(key, v.Value)
 	}
 }
 

@@ -39,7 +39,7 @@ func TestSendMessageRequestHeaderV2(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := SendMessageRequestHeaderV2{
-		ProducerGroup: "PG", Topic: "TopicTest", DefaultTopic: "TBW102", DefaultTopicQueueNums: Some[int32](4),
+		ProducerGroup: Some("PG"), Topic: "TopicTest", DefaultTopic: Some("TBW102"), DefaultTopicQueueNums: Some[int32](4),
 		QueueId: 3, BornTimestamp: 1690000000000, Properties: "UNIQ_KEY\x01AC11\x02WAIT\x01true",
 		ReconsumeTimes: Some[int32](0), BrokerName: "broker-a",
 	}
@@ -176,10 +176,10 @@ func TestEncode(t *testing.T) {
 		{"required fields always, optional only when set", &SendMessageRequestHeader{Topic: "T", QueueId: -1, BornTimestamp: 1 << 40},
 			[]string{"topic", "T", "queueId", "-1",
 				"sysFlag", "0", "bornTimestamp", "1099511627776", "flag", "0", "unitMode", "false", "batch", "false"}},
-		{"lenient fields when set", &SendMessageRequestHeader{ProducerGroup: "P", Topic: "T", DefaultTopic: "D", DefaultTopicQueueNums: Some[int32](4)},
+		{"lenient fields when set", &SendMessageRequestHeader{ProducerGroup: Some("P"), Topic: "T", DefaultTopic: Some("D"), DefaultTopicQueueNums: Some[int32](4)},
 			[]string{"producerGroup", "P", "topic", "T", "defaultTopic", "D", "defaultTopicQueueNums", "4", "queueId", "0",
 				"sysFlag", "0", "bornTimestamp", "0", "flag", "0", "unitMode", "false", "batch", "false"}},
-		{"Opt present", &GetRouteInfoRequestHeader{Topic: "T", AcceptStandardJsonOnly: Some(true)},
+		{"Opt present", &GetRouteInfoRequestHeader{Topic: Some("T"), AcceptStandardJsonOnly: Some(true)},
 			[]string{"topic", "T", "acceptStandardJsonOnly", "true"}},
 		{"initialized Boolean always sent", &EndTransactionRequestHeader{ProducerGroup: "P", CommitOrRollback: 8, MsgId: "M"},
 			[]string{"producerGroup", "P", "tranStateTableOffset", "0", "commitLogOffset", "0", "commitOrRollback", "8",

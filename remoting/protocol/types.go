@@ -11,14 +11,17 @@ type RequestCode int32
 type ResponseCode int32
 
 // Opt is an optional boxed Java number or boolean (Integer, Long, Boolean,
-// Double): Valid is false when the field is null, i.e. absent on the wire.
-type Opt[T int32 | int64 | bool | float64] struct {
+// Double), or a lenient String: Valid is false when the field is null,
+// i.e. absent on the wire.
+type Opt[T int32 | int64 | bool | float64 | string] struct {
 	Value T
 	Valid bool
 }
 
 // Some returns a present Opt.
-func Some[T int32 | int64 | bool | float64](v T) Opt[T] { return Opt[T]{Value: v, Valid: true} }
+func Some[T int32 | int64 | bool | float64 | string](v T) Opt[T] {
+	return Opt[T]{Value: v, Valid: true}
+}
 
 // Or returns the value, or def when absent.
 func (o Opt[T]) Or(def T) T {

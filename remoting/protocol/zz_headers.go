@@ -24,27 +24,27 @@ type Header interface {
 // Java's send needs no producer group, and the default topic and its queue
 // count only to create a missing topic, hence lenient.
 type SendMessageRequestHeader struct {
-	ProducerGroup         string     // producerGroup: String, @CFNotNull (lenient: optional here)
-	Topic                 string     // topic: String, @CFNotNull
-	DefaultTopic          string     // defaultTopic: String, @CFNotNull (lenient: optional here)
-	DefaultTopicQueueNums Opt[int32] // defaultTopicQueueNums: Integer, @CFNotNull (lenient: optional here)
-	QueueId               int32      // queueId: Integer, @CFNotNull
-	SysFlag               int32      // sysFlag: Integer, @CFNotNull
-	BornTimestamp         int64      // bornTimestamp: Long, @CFNotNull
-	Flag                  int32      // flag: Integer, @CFNotNull
-	Properties            string     // properties: String, @CFNullable
-	ReconsumeTimes        Opt[int32] // reconsumeTimes: Integer, @CFNullable
-	UnitMode              bool       // unitMode: boolean, @CFNullable
-	Batch                 bool       // batch: boolean, @CFNullable
-	MaxReconsumeTimes     Opt[int32] // maxReconsumeTimes: Integer
-	Bname                 string     // bname: String (from RpcRequestHeader)
+	ProducerGroup         Opt[string] // producerGroup: String, @CFNotNull (lenient: optional here)
+	Topic                 string      // topic: String, @CFNotNull
+	DefaultTopic          Opt[string] // defaultTopic: String, @CFNotNull (lenient: optional here)
+	DefaultTopicQueueNums Opt[int32]  // defaultTopicQueueNums: Integer, @CFNotNull (lenient: optional here)
+	QueueId               int32       // queueId: Integer, @CFNotNull
+	SysFlag               int32       // sysFlag: Integer, @CFNotNull
+	BornTimestamp         int64       // bornTimestamp: Long, @CFNotNull
+	Flag                  int32       // flag: Integer, @CFNotNull
+	Properties            string      // properties: String, @CFNullable
+	ReconsumeTimes        Opt[int32]  // reconsumeTimes: Integer, @CFNullable
+	UnitMode              bool        // unitMode: boolean, @CFNullable
+	Batch                 bool        // batch: boolean, @CFNullable
+	MaxReconsumeTimes     Opt[int32]  // maxReconsumeTimes: Integer
+	Bname                 string      // bname: String (from RpcRequestHeader)
 }
 
 // EncodeTo implements Header.
 func (h *SendMessageRequestHeader) EncodeTo(c *wire.Command) {
-	putOptString(c, "producerGroup", h.ProducerGroup)
+	putNullableString(c, "producerGroup", h.ProducerGroup)
 	putString(c, "topic", h.Topic)
-	putOptString(c, "defaultTopic", h.DefaultTopic)
+	putNullableString(c, "defaultTopic", h.DefaultTopic)
 	putOptInt32(c, "defaultTopicQueueNums", h.DefaultTopicQueueNums)
 	putInt32(c, "queueId", h.QueueId)
 	putInt32(c, "sysFlag", h.SysFlag)
@@ -61,9 +61,9 @@ func (h *SendMessageRequestHeader) EncodeTo(c *wire.Command) {
 // DecodeFrom implements Header.
 func (h *SendMessageRequestHeader) DecodeFrom(c *wire.Command) error {
 	d := fieldDecoder{c: c}
-	h.ProducerGroup = d.optString("producerGroup")
+	h.ProducerGroup = d.nullableString("producerGroup")
 	h.Topic = d.requiredString("topic")
-	h.DefaultTopic = d.optString("defaultTopic")
+	h.DefaultTopic = d.nullableString("defaultTopic")
 	h.DefaultTopicQueueNums = d.optInt32("defaultTopicQueueNums")
 	h.QueueId = d.requiredInt32("queueId")
 	h.SysFlag = d.requiredInt32("sysFlag")
@@ -87,28 +87,28 @@ func (h *SendMessageRequestHeader) DecodeFrom(c *wire.Command) error {
 // two). G sends a..n for batches; G v2.1.0 and older sent c="" and d=""
 // there, which Java 4.9.8 rejects (d does not parse) and so do we.
 type SendMessageRequestHeaderV2 struct {
-	ProducerGroup         string     // a: String, @CFNotNull (lenient: optional here)
-	Topic                 string     // b: String, @CFNotNull
-	DefaultTopic          string     // c: String, @CFNotNull (lenient: optional here)
-	DefaultTopicQueueNums Opt[int32] // d: Integer, @CFNotNull (lenient: optional here)
-	QueueId               int32      // e: Integer, @CFNotNull
-	SysFlag               int32      // f: Integer, @CFNotNull
-	BornTimestamp         int64      // g: Long, @CFNotNull
-	Flag                  int32      // h: Integer, @CFNotNull
-	Properties            string     // i: String, @CFNullable
-	ReconsumeTimes        Opt[int32] // j: Integer, @CFNullable
-	UnitMode              bool       // k: boolean, @CFNullable
-	MaxReconsumeTimes     Opt[int32] // l: Integer
-	Batch                 bool       // m: boolean, @CFNullable
-	BrokerName            string     // n: String
-	Bname                 string     // bname: String (from RpcRequestHeader)
+	ProducerGroup         Opt[string] // a: String, @CFNotNull (lenient: optional here)
+	Topic                 string      // b: String, @CFNotNull
+	DefaultTopic          Opt[string] // c: String, @CFNotNull (lenient: optional here)
+	DefaultTopicQueueNums Opt[int32]  // d: Integer, @CFNotNull (lenient: optional here)
+	QueueId               int32       // e: Integer, @CFNotNull
+	SysFlag               int32       // f: Integer, @CFNotNull
+	BornTimestamp         int64       // g: Long, @CFNotNull
+	Flag                  int32       // h: Integer, @CFNotNull
+	Properties            string      // i: String, @CFNullable
+	ReconsumeTimes        Opt[int32]  // j: Integer, @CFNullable
+	UnitMode              bool        // k: boolean, @CFNullable
+	MaxReconsumeTimes     Opt[int32]  // l: Integer
+	Batch                 bool        // m: boolean, @CFNullable
+	BrokerName            string      // n: String
+	Bname                 string      // bname: String (from RpcRequestHeader)
 }
 
 // EncodeTo implements Header.
 func (h *SendMessageRequestHeaderV2) EncodeTo(c *wire.Command) {
-	putOptString(c, "a", h.ProducerGroup)
+	putNullableString(c, "a", h.ProducerGroup)
 	putString(c, "b", h.Topic)
-	putOptString(c, "c", h.DefaultTopic)
+	putNullableString(c, "c", h.DefaultTopic)
 	putOptInt32(c, "d", h.DefaultTopicQueueNums)
 	putInt32(c, "e", h.QueueId)
 	putInt32(c, "f", h.SysFlag)
@@ -126,9 +126,9 @@ func (h *SendMessageRequestHeaderV2) EncodeTo(c *wire.Command) {
 // DecodeFrom implements Header.
 func (h *SendMessageRequestHeaderV2) DecodeFrom(c *wire.Command) error {
 	d := fieldDecoder{c: c, fast: true}
-	h.ProducerGroup = d.optString("a")
+	h.ProducerGroup = d.nullableString("a")
 	h.Topic = d.requiredString("b")
-	h.DefaultTopic = d.optString("c")
+	h.DefaultTopic = d.nullableString("c")
 	h.DefaultTopicQueueNums = d.optInt32("d")
 	h.QueueId = d.requiredInt32("e")
 	h.SysFlag = d.requiredInt32("f")
@@ -1040,20 +1040,20 @@ func (h *QueryMessageResponseHeader) DecodeFrom(c *wire.Command) error {
 // UPDATE_AND_CREATE_TOPIC. G admin sends all fields. Java never reads
 // defaultTopic here, hence lenient.
 type CreateTopicRequestHeader struct {
-	Topic           string     // topic: String, @CFNotNull
-	DefaultTopic    string     // defaultTopic: String, @CFNotNull (lenient: optional here)
-	ReadQueueNums   int32      // readQueueNums: Integer, @CFNotNull
-	WriteQueueNums  int32      // writeQueueNums: Integer, @CFNotNull
-	Perm            int32      // perm: Integer, @CFNotNull
-	TopicFilterType string     // topicFilterType: String, @CFNotNull
-	TopicSysFlag    Opt[int32] // topicSysFlag: Integer
-	Order           bool       // order: Boolean = false, @CFNotNull
+	Topic           string      // topic: String, @CFNotNull
+	DefaultTopic    Opt[string] // defaultTopic: String, @CFNotNull (lenient: optional here)
+	ReadQueueNums   int32       // readQueueNums: Integer, @CFNotNull
+	WriteQueueNums  int32       // writeQueueNums: Integer, @CFNotNull
+	Perm            int32       // perm: Integer, @CFNotNull
+	TopicFilterType string      // topicFilterType: String, @CFNotNull
+	TopicSysFlag    Opt[int32]  // topicSysFlag: Integer
+	Order           bool        // order: Boolean = false, @CFNotNull
 }
 
 // EncodeTo implements Header.
 func (h *CreateTopicRequestHeader) EncodeTo(c *wire.Command) {
 	putString(c, "topic", h.Topic)
-	putOptString(c, "defaultTopic", h.DefaultTopic)
+	putNullableString(c, "defaultTopic", h.DefaultTopic)
 	putInt32(c, "readQueueNums", h.ReadQueueNums)
 	putInt32(c, "writeQueueNums", h.WriteQueueNums)
 	putInt32(c, "perm", h.Perm)
@@ -1066,7 +1066,7 @@ func (h *CreateTopicRequestHeader) EncodeTo(c *wire.Command) {
 func (h *CreateTopicRequestHeader) DecodeFrom(c *wire.Command) error {
 	d := fieldDecoder{c: c}
 	h.Topic = d.requiredString("topic")
-	h.DefaultTopic = d.optString("defaultTopic")
+	h.DefaultTopic = d.nullableString("defaultTopic")
 	h.ReadQueueNums = d.requiredInt32("readQueueNums")
 	h.WriteQueueNums = d.requiredInt32("writeQueueNums")
 	h.Perm = d.requiredInt32("perm")
@@ -1470,21 +1470,21 @@ func (h *DeleteAccessConfigRequestHeader) DecodeFrom(c *wire.Command) error {
 // mqadmin updateGlobalWhiteAddr without -p sends no aclFileFullPath (Java
 // 4.9.8 MQClientAPIImpl sets it to null), hence lenient.
 type UpdateGlobalWhiteAddrsConfigRequestHeader struct {
-	GlobalWhiteAddrs string // globalWhiteAddrs: String, @CFNotNull
-	AclFileFullPath  string // aclFileFullPath: String, @CFNotNull (lenient: optional here)
+	GlobalWhiteAddrs string      // globalWhiteAddrs: String, @CFNotNull
+	AclFileFullPath  Opt[string] // aclFileFullPath: String, @CFNotNull (lenient: optional here)
 }
 
 // EncodeTo implements Header.
 func (h *UpdateGlobalWhiteAddrsConfigRequestHeader) EncodeTo(c *wire.Command) {
 	putString(c, "globalWhiteAddrs", h.GlobalWhiteAddrs)
-	putOptString(c, "aclFileFullPath", h.AclFileFullPath)
+	putNullableString(c, "aclFileFullPath", h.AclFileFullPath)
 }
 
 // DecodeFrom implements Header.
 func (h *UpdateGlobalWhiteAddrsConfigRequestHeader) DecodeFrom(c *wire.Command) error {
 	d := fieldDecoder{c: c}
 	h.GlobalWhiteAddrs = d.requiredString("globalWhiteAddrs")
-	h.AclFileFullPath = d.optString("aclFileFullPath")
+	h.AclFileFullPath = d.nullableString("aclFileFullPath")
 	return d.err
 }
 
@@ -1523,20 +1523,20 @@ func (h *GetBrokerAclConfigResponseHeader) DecodeFrom(c *wire.Command) error {
 //
 // GET_ROUTEINFO_BY_TOPIC. G sends topic only; acceptStandardJsonOnly is 4.9.4+.
 type GetRouteInfoRequestHeader struct {
-	Topic                  string    // topic: String, @CFNotNull (lenient: optional here)
-	AcceptStandardJsonOnly Opt[bool] // acceptStandardJsonOnly: Boolean, @CFNullable
+	Topic                  Opt[string] // topic: String, @CFNotNull (lenient: optional here)
+	AcceptStandardJsonOnly Opt[bool]   // acceptStandardJsonOnly: Boolean, @CFNullable
 }
 
 // EncodeTo implements Header.
 func (h *GetRouteInfoRequestHeader) EncodeTo(c *wire.Command) {
-	putOptString(c, "topic", h.Topic)
+	putNullableString(c, "topic", h.Topic)
 	putOptBool(c, "acceptStandardJsonOnly", h.AcceptStandardJsonOnly)
 }
 
 // DecodeFrom implements Header.
 func (h *GetRouteInfoRequestHeader) DecodeFrom(c *wire.Command) error {
 	d := fieldDecoder{c: c}
-	h.Topic = d.optString("topic")
+	h.Topic = d.nullableString("topic")
 	h.AcceptStandardJsonOnly = d.optBool("acceptStandardJsonOnly")
 	return d.err
 }
@@ -1603,26 +1603,26 @@ func (h *RegisterBrokerResponseHeader) DecodeFrom(c *wire.Command) error {
 // UnRegisterBrokerRequestHeader mirrors Java's org.apache.rocketmq.common.protocol.header.namesrv.UnRegisterBrokerRequestHeader.
 // It is the request header of UNREGISTER_BROKER.
 type UnRegisterBrokerRequestHeader struct {
-	BrokerName  string // brokerName: String, @CFNotNull (lenient: optional here)
-	BrokerAddr  string // brokerAddr: String, @CFNotNull (lenient: optional here)
-	ClusterName string // clusterName: String, @CFNotNull (lenient: optional here)
-	BrokerId    int64  // brokerId: Long, @CFNotNull
+	BrokerName  Opt[string] // brokerName: String, @CFNotNull (lenient: optional here)
+	BrokerAddr  Opt[string] // brokerAddr: String, @CFNotNull (lenient: optional here)
+	ClusterName Opt[string] // clusterName: String, @CFNotNull (lenient: optional here)
+	BrokerId    int64       // brokerId: Long, @CFNotNull
 }
 
 // EncodeTo implements Header.
 func (h *UnRegisterBrokerRequestHeader) EncodeTo(c *wire.Command) {
-	putOptString(c, "brokerName", h.BrokerName)
-	putOptString(c, "brokerAddr", h.BrokerAddr)
-	putOptString(c, "clusterName", h.ClusterName)
+	putNullableString(c, "brokerName", h.BrokerName)
+	putNullableString(c, "brokerAddr", h.BrokerAddr)
+	putNullableString(c, "clusterName", h.ClusterName)
 	putInt64(c, "brokerId", h.BrokerId)
 }
 
 // DecodeFrom implements Header.
 func (h *UnRegisterBrokerRequestHeader) DecodeFrom(c *wire.Command) error {
 	d := fieldDecoder{c: c}
-	h.BrokerName = d.optString("brokerName")
-	h.BrokerAddr = d.optString("brokerAddr")
-	h.ClusterName = d.optString("clusterName")
+	h.BrokerName = d.nullableString("brokerName")
+	h.BrokerAddr = d.nullableString("brokerAddr")
+	h.ClusterName = d.nullableString("clusterName")
 	h.BrokerId = d.requiredInt64("brokerId")
 	return d.err
 }
@@ -1630,26 +1630,26 @@ func (h *UnRegisterBrokerRequestHeader) DecodeFrom(c *wire.Command) error {
 // QueryDataVersionRequestHeader mirrors Java's org.apache.rocketmq.common.protocol.header.namesrv.QueryDataVersionRequestHeader.
 // It is the request header of QUERY_DATA_VERSION.
 type QueryDataVersionRequestHeader struct {
-	BrokerName  string     // brokerName: String, @CFNotNull (lenient: optional here)
-	BrokerAddr  string     // brokerAddr: String, @CFNotNull (lenient: optional here)
-	ClusterName string     // clusterName: String, @CFNotNull (lenient: optional here)
-	BrokerId    Opt[int64] // brokerId: Long, @CFNotNull (lenient: optional here)
+	BrokerName  Opt[string] // brokerName: String, @CFNotNull (lenient: optional here)
+	BrokerAddr  Opt[string] // brokerAddr: String, @CFNotNull (lenient: optional here)
+	ClusterName Opt[string] // clusterName: String, @CFNotNull (lenient: optional here)
+	BrokerId    Opt[int64]  // brokerId: Long, @CFNotNull (lenient: optional here)
 }
 
 // EncodeTo implements Header.
 func (h *QueryDataVersionRequestHeader) EncodeTo(c *wire.Command) {
-	putOptString(c, "brokerName", h.BrokerName)
-	putOptString(c, "brokerAddr", h.BrokerAddr)
-	putOptString(c, "clusterName", h.ClusterName)
+	putNullableString(c, "brokerName", h.BrokerName)
+	putNullableString(c, "brokerAddr", h.BrokerAddr)
+	putNullableString(c, "clusterName", h.ClusterName)
 	putOptInt64(c, "brokerId", h.BrokerId)
 }
 
 // DecodeFrom implements Header.
 func (h *QueryDataVersionRequestHeader) DecodeFrom(c *wire.Command) error {
 	d := fieldDecoder{c: c}
-	h.BrokerName = d.optString("brokerName")
-	h.BrokerAddr = d.optString("brokerAddr")
-	h.ClusterName = d.optString("clusterName")
+	h.BrokerName = d.nullableString("brokerName")
+	h.BrokerAddr = d.nullableString("brokerAddr")
+	h.ClusterName = d.nullableString("clusterName")
 	h.BrokerId = d.optInt64("brokerId")
 	return d.err
 }
@@ -1699,21 +1699,21 @@ func (h *PutKVConfigRequestHeader) DecodeFrom(c *wire.Command) error {
 // GetKVConfigRequestHeader mirrors Java's org.apache.rocketmq.common.protocol.header.namesrv.GetKVConfigRequestHeader.
 // It is the request header of GET_KV_CONFIG.
 type GetKVConfigRequestHeader struct {
-	Namespace string // namespace: String, @CFNotNull (lenient: optional here)
-	Key       string // key: String, @CFNotNull (lenient: optional here)
+	Namespace Opt[string] // namespace: String, @CFNotNull (lenient: optional here)
+	Key       Opt[string] // key: String, @CFNotNull (lenient: optional here)
 }
 
 // EncodeTo implements Header.
 func (h *GetKVConfigRequestHeader) EncodeTo(c *wire.Command) {
-	putOptString(c, "namespace", h.Namespace)
-	putOptString(c, "key", h.Key)
+	putNullableString(c, "namespace", h.Namespace)
+	putNullableString(c, "key", h.Key)
 }
 
 // DecodeFrom implements Header.
 func (h *GetKVConfigRequestHeader) DecodeFrom(c *wire.Command) error {
 	d := fieldDecoder{c: c}
-	h.Namespace = d.optString("namespace")
-	h.Key = d.optString("key")
+	h.Namespace = d.nullableString("namespace")
+	h.Key = d.nullableString("key")
 	return d.err
 }
 
@@ -1738,57 +1738,57 @@ func (h *GetKVConfigResponseHeader) DecodeFrom(c *wire.Command) error {
 // DeleteKVConfigRequestHeader mirrors Java's org.apache.rocketmq.common.protocol.header.namesrv.DeleteKVConfigRequestHeader.
 // It is the request header of DELETE_KV_CONFIG.
 type DeleteKVConfigRequestHeader struct {
-	Namespace string // namespace: String, @CFNotNull (lenient: optional here)
-	Key       string // key: String, @CFNotNull (lenient: optional here)
+	Namespace Opt[string] // namespace: String, @CFNotNull (lenient: optional here)
+	Key       Opt[string] // key: String, @CFNotNull (lenient: optional here)
 }
 
 // EncodeTo implements Header.
 func (h *DeleteKVConfigRequestHeader) EncodeTo(c *wire.Command) {
-	putOptString(c, "namespace", h.Namespace)
-	putOptString(c, "key", h.Key)
+	putNullableString(c, "namespace", h.Namespace)
+	putNullableString(c, "key", h.Key)
 }
 
 // DecodeFrom implements Header.
 func (h *DeleteKVConfigRequestHeader) DecodeFrom(c *wire.Command) error {
 	d := fieldDecoder{c: c}
-	h.Namespace = d.optString("namespace")
-	h.Key = d.optString("key")
+	h.Namespace = d.nullableString("namespace")
+	h.Key = d.nullableString("key")
 	return d.err
 }
 
 // GetKVListByNamespaceRequestHeader mirrors Java's org.apache.rocketmq.common.protocol.header.namesrv.GetKVListByNamespaceRequestHeader.
 // It is the request header of GET_KVLIST_BY_NAMESPACE.
 type GetKVListByNamespaceRequestHeader struct {
-	Namespace string // namespace: String, @CFNotNull (lenient: optional here)
+	Namespace Opt[string] // namespace: String, @CFNotNull (lenient: optional here)
 }
 
 // EncodeTo implements Header.
 func (h *GetKVListByNamespaceRequestHeader) EncodeTo(c *wire.Command) {
-	putOptString(c, "namespace", h.Namespace)
+	putNullableString(c, "namespace", h.Namespace)
 }
 
 // DecodeFrom implements Header.
 func (h *GetKVListByNamespaceRequestHeader) DecodeFrom(c *wire.Command) error {
 	d := fieldDecoder{c: c}
-	h.Namespace = d.optString("namespace")
+	h.Namespace = d.nullableString("namespace")
 	return d.err
 }
 
 // WipeWritePermOfBrokerRequestHeader mirrors Java's org.apache.rocketmq.common.protocol.header.namesrv.WipeWritePermOfBrokerRequestHeader.
 // It is the request header of WIPE_WRITE_PERM_OF_BROKER.
 type WipeWritePermOfBrokerRequestHeader struct {
-	BrokerName string // brokerName: String, @CFNotNull (lenient: optional here)
+	BrokerName Opt[string] // brokerName: String, @CFNotNull (lenient: optional here)
 }
 
 // EncodeTo implements Header.
 func (h *WipeWritePermOfBrokerRequestHeader) EncodeTo(c *wire.Command) {
-	putOptString(c, "brokerName", h.BrokerName)
+	putNullableString(c, "brokerName", h.BrokerName)
 }
 
 // DecodeFrom implements Header.
 func (h *WipeWritePermOfBrokerRequestHeader) DecodeFrom(c *wire.Command) error {
 	d := fieldDecoder{c: c}
-	h.BrokerName = d.optString("brokerName")
+	h.BrokerName = d.nullableString("brokerName")
 	return d.err
 }
 
@@ -1813,18 +1813,18 @@ func (h *WipeWritePermOfBrokerResponseHeader) DecodeFrom(c *wire.Command) error 
 // AddWritePermOfBrokerRequestHeader mirrors Java's org.apache.rocketmq.common.protocol.header.namesrv.AddWritePermOfBrokerRequestHeader.
 // It is the request header of ADD_WRITE_PERM_OF_BROKER.
 type AddWritePermOfBrokerRequestHeader struct {
-	BrokerName string // brokerName: String, @CFNotNull (lenient: optional here)
+	BrokerName Opt[string] // brokerName: String, @CFNotNull (lenient: optional here)
 }
 
 // EncodeTo implements Header.
 func (h *AddWritePermOfBrokerRequestHeader) EncodeTo(c *wire.Command) {
-	putOptString(c, "brokerName", h.BrokerName)
+	putNullableString(c, "brokerName", h.BrokerName)
 }
 
 // DecodeFrom implements Header.
 func (h *AddWritePermOfBrokerRequestHeader) DecodeFrom(c *wire.Command) error {
 	d := fieldDecoder{c: c}
-	h.BrokerName = d.optString("brokerName")
+	h.BrokerName = d.nullableString("brokerName")
 	return d.err
 }
 
@@ -1851,20 +1851,20 @@ func (h *AddWritePermOfBrokerResponseHeader) DecodeFrom(c *wire.Command) error {
 //
 // DELETE_TOPIC_IN_NAMESRV. G admin sends topic only.
 type DeleteTopicFromNamesrvRequestHeader struct {
-	Topic       string // topic: String, @CFNotNull (lenient: optional here)
-	ClusterName string // clusterName: String
+	Topic       Opt[string] // topic: String, @CFNotNull (lenient: optional here)
+	ClusterName string      // clusterName: String
 }
 
 // EncodeTo implements Header.
 func (h *DeleteTopicFromNamesrvRequestHeader) EncodeTo(c *wire.Command) {
-	putOptString(c, "topic", h.Topic)
+	putNullableString(c, "topic", h.Topic)
 	putOptString(c, "clusterName", h.ClusterName)
 }
 
 // DecodeFrom implements Header.
 func (h *DeleteTopicFromNamesrvRequestHeader) DecodeFrom(c *wire.Command) error {
 	d := fieldDecoder{c: c}
-	h.Topic = d.optString("topic")
+	h.Topic = d.nullableString("topic")
 	h.ClusterName = d.optString("clusterName")
 	return d.err
 }
@@ -1872,18 +1872,18 @@ func (h *DeleteTopicFromNamesrvRequestHeader) DecodeFrom(c *wire.Command) error 
 // GetTopicsByClusterRequestHeader mirrors Java's org.apache.rocketmq.common.protocol.header.GetTopicsByClusterRequestHeader.
 // It is the request header of GET_TOPICS_BY_CLUSTER.
 type GetTopicsByClusterRequestHeader struct {
-	Cluster string // cluster: String, @CFNotNull (lenient: optional here)
+	Cluster Opt[string] // cluster: String, @CFNotNull (lenient: optional here)
 }
 
 // EncodeTo implements Header.
 func (h *GetTopicsByClusterRequestHeader) EncodeTo(c *wire.Command) {
-	putOptString(c, "cluster", h.Cluster)
+	putNullableString(c, "cluster", h.Cluster)
 }
 
 // DecodeFrom implements Header.
 func (h *GetTopicsByClusterRequestHeader) DecodeFrom(c *wire.Command) error {
 	d := fieldDecoder{c: c}
-	h.Cluster = d.optString("cluster")
+	h.Cluster = d.nullableString("cluster")
 	return d.err
 }
 

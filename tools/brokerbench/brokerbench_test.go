@@ -93,10 +93,10 @@ func TestSendFrameDecodes(t *testing.T) {
 	require.Equal(t, body, cmd.Body)
 	var h protocol.SendMessageRequestHeaderV2
 	require.NoError(t, h.DecodeFrom(cmd))
-	require.Equal(t, "g", h.ProducerGroup)
+	require.Equal(t, protocol.Some("g"), h.ProducerGroup)
 	require.Equal(t, "T", h.Topic)
 	require.Equal(t, int32(3), h.QueueId)
-	require.Equal(t, "TBW102", h.DefaultTopic)
+	require.Equal(t, protocol.Some("TBW102"), h.DefaultTopic)
 }
 
 func TestSendCountsSuccessesAndRefusals(t *testing.T) {

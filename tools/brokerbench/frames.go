@@ -35,9 +35,9 @@ func SendRequest(group, topic string, queueID int32, body []byte) *wire.Command 
 	req := wire.NewRequest(int32(protocol.ReqSendMessageV2))
 	req.Serialize = wire.SerializeJSON
 	h := protocol.SendMessageRequestHeaderV2{
-		ProducerGroup:         group,
+		ProducerGroup:         protocol.Some(group),
 		Topic:                 topic,
-		DefaultTopic:          defaultTopic,
+		DefaultTopic:          protocol.Some(defaultTopic),
 		DefaultTopicQueueNums: protocol.Some[int32](4),
 		QueueId:               queueID,
 		BornTimestamp:         time.Now().UnixMilli(),
@@ -64,7 +64,7 @@ func CreateTopicRequest(topic string, queues int32) *wire.Command {
 	req := wire.NewRequest(int32(protocol.ReqUpdateAndCreateTopic))
 	req.Serialize = wire.SerializeJSON
 	(&protocol.CreateTopicRequestHeader{
-		Topic: topic, DefaultTopic: defaultTopic, ReadQueueNums: queues, WriteQueueNums: queues,
+		Topic: topic, DefaultTopic: protocol.Some(defaultTopic), ReadQueueNums: queues, WriteQueueNums: queues,
 		Perm: 6, TopicFilterType: "SINGLE_TAG",
 	}).EncodeTo(req)
 	return req

@@ -117,7 +117,7 @@ func TestRouteRequestDecodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.Code != int32(protocol.ReqGetRouteinfoByTopic) || c.Version != 409 || c.Serialize != wire.SerializeJSON ||
-		c.Language != wire.LanguageJava || c.Opaque != 7 || h.Topic != "BenchTopic7" {
+		c.Language != wire.LanguageJava || c.Opaque != 7 || h.Topic.Value != "BenchTopic7" {
 		t.Errorf("decoded %v, header %+v", c, h)
 	}
 }

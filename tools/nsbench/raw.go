@@ -21,7 +21,7 @@ func RouteRequest(topic string, opaque int32) ([]byte, error) {
 	req := wire.NewRequest(int32(protocol.ReqGetRouteinfoByTopic))
 	req.Serialize = wire.SerializeJSON
 	req.Opaque = opaque
-	(&protocol.GetRouteInfoRequestHeader{Topic: topic}).EncodeTo(req)
+	(&protocol.GetRouteInfoRequestHeader{Topic: protocol.Some(topic)}).EncodeTo(req)
 	return wire.AppendFrame(nil, req)
 }
 

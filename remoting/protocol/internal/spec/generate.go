@@ -279,6 +279,8 @@ var kindSuffix = map[string]string{"string": "String", "int32": "Int32", "int64"
 func encodeFunc(f *Field) string {
 	k := kindSuffix[f.Kind()]
 	switch {
+	case f.Kind() == "string" && f.Optional():
+		return "putNullableString"
 	case f.Kind() == "string" && !f.Required():
 		return "putOptString"
 	case f.Optional():
@@ -292,6 +294,8 @@ func decodeCall(f *Field) string {
 	switch {
 	case f.Required():
 		return fmt.Sprintf("required%s(%q)", k, f.Java)
+	case f.Kind() == "string" && f.Optional():
+		return fmt.Sprintf("nullableString(%q)", f.Java)
 	case f.Kind() == "string":
 		return fmt.Sprintf("optString(%q)", f.Java)
 	case f.Optional():

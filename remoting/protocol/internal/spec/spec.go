@@ -93,9 +93,10 @@ func (f *Field) Primitive() bool {
 func (f *Field) Kind() string { return javaTypes[f.Type] }
 
 // Optional reports whether the Go field is an Opt[T]: a boxed number or
-// boolean that may be null.
+// boolean that may be null, or a lenient String (whose handler tells an
+// absent one, Java's null, from an empty one).
 func (f *Field) Optional() bool {
-	return f.Type != "String" && !f.Primitive() && !f.Required() && f.Default == ""
+	return (f.Type != "String" || f.Lenient) && !f.Primitive() && !f.Required() && f.Default == ""
 }
 
 // GoType is the Go type of the field.
