@@ -157,10 +157,17 @@ func (c *Conn) flushReplies() {
 	if c.raw != nil {
 		err = c.raw.writevNow(&w.vec)
 		if err == nil && len(w.vec) > 0 {
-			// The socket buffer is full: the write loop finishes the batch.
+			// The socket buffer is full: the write loop finishes the batch,
+			// unless the connection closed meanwhile: the write loop may
+			// have gone, so the batch is released here.
 			c.mu.Lock()
-			c.handedOff = true
+			closed := c.isClosed
+			c.handedOff = !closed
 			c.mu.Unlock()
+			if closed {
+				c.recycle(w)
+				return
+			}
 			c.wakeWriter()
 			return
 		}
