@@ -188,7 +188,10 @@ func (h *consumerAdmin) consumerStatus(ctx context.Context, c *remoting.Conn, re
 	h.log.WithFields(logrus.Fields{"remote": remoteOf(c), "topic": hdr.Topic, "group": hdr.Group}).
 		Info("[get-consumer-status] get consumer status")
 	g, ok := h.consumers.Group(hdr.Group)
-	if !ok || len(g.Channels) == 0 {
+	if !ok { // Java trips over the group's null info (Broker2Client.getConsumeStatus)
+		return nil, protocol.Threw(fmt.Sprintf("no consumer group %s", hdr.Group))
+	}
+	if len(g.Channels) == 0 {
 		return wire.NewResponse(req, int32(protocol.RespSystemError),
 			fmt.Sprintf("No Any Consumer online in the consumer group: [%s]", hdr.Group)), nil
 	}
@@ -248,27 +251,28 @@ func (h *consumerAdmin) consumeDirectly(ctx context.Context, _ *remoting.Conn, r
 	if err := hdr.DecodeFrom(req); err != nil {
 		return nil, err
 	}
-	msg, remark := h.messageOf(hdr.MsgId)
-	if remark != "" {
-		return wire.NewResponse(req, int32(protocol.RespSystemError), remark), nil
+	msg, err := h.messageOf(hdr.MsgId)
+	if err != nil {
+		return nil, err
 	}
 	req.SetExt("brokerName", h.brokerName)
 	return h.relay(ctx, req, hdr.ConsumerGroup, hdr.ClientId, msg), nil
 }
 
-// messageOf copies the record an offset message id points to; a
-// non-empty remark says why there is none.
-func (h *consumerAdmin) messageOf(msgID string) ([]byte, string) {
+// messageOf copies the record an offset message id points to. Java throws
+// when the id does not decode (MessageDecoder.decodeMessageId) and when no
+// record is there (it reads the null result).
+func (h *consumerAdmin) messageOf(msgID string) ([]byte, error) {
 	_, off, err := message.ParseOffsetMsgID(msgID)
 	if err != nil {
-		return nil, fmt.Sprintf("bad message id %q: %v", msgID, err)
+		return nil, protocol.Threw(fmt.Sprintf("bad message id %q: %v", msgID, err))
 	}
 	v, ok := h.store.SelectOneMessage(off)
 	if !ok {
-		return nil, fmt.Sprintf("can not find message by the offset, %d", off)
+		return nil, protocol.Threw(fmt.Sprintf("can not find message by the offset, %d", off))
 	}
 	defer v.Release()
-	return append([]byte(nil), v.B...), ""
+	return append([]byte(nil), v.B...), nil
 }
 
 // relay is callConsumer: req's code, ext fields and body (or newBody) go

@@ -233,14 +233,19 @@ func TestConsumerStatus(t *testing.T) {
 			&protocol.GetConsumerStatusRequestHeader{Topic: "TopicS", Group: "G", ClientAddr: client}))
 	}
 
-	resp := status("")
-	require.Equal(t, int32(protocol.RespSystemError), resp.Code)
-	require.Equal(t, "No Any Consumer online in the consumer group: [G]", resp.Remark)
+	// Java reads the missing group's info and throws: SYSTEM_ERROR in the
+	// server's serialize type.
+	err := callErr(t, h, request(protocol.ReqInvokeBrokerToGetConsumerStatus,
+		&protocol.GetConsumerStatusRequestHeader{Topic: "TopicS", Group: "G"}))
+	pe, ok := protocol.AsError(err)
+	require.True(t, ok)
+	require.Equal(t, protocol.RespSystemError, pe.Code)
+	require.True(t, pe.Thrown)
 
 	e.join("G", "10.0.0.1:1", "c1", wire.CurrentVersion, "TopicS")
 	e.join("G", "10.0.0.2:2", "c2", wire.CurrentVersion, "TopicS")
 	e.join("G", "10.0.0.3:3", "c3", wire.CurrentVersion, "TopicS")
-	resp = status("")
+	resp := status("")
 	require.Equal(t, int32(protocol.RespSuccess), resp.Code)
 	require.Equal(t, string(body.EncodeGetConsumerStatusBody([]body.ConsumerStatus{{ClientID: "c1", Offsets: rows}, {ClientID: "c2", Offsets: rows}})),
 		string(resp.Body))
@@ -305,9 +310,10 @@ func TestRelayToConsumer(t *testing.T) {
 	require.Equal(t, "direct-body", string(recs[0].Body))
 
 	for _, bad := range []string{"nothex", message.OffsetMsgID(envStoreHost, r.WroteOffset+1<<30)} {
-		resp = call(t, ht[protocol.ReqConsumeMessageDirectly], request(protocol.ReqConsumeMessageDirectly,
+		err := callErr(t, ht[protocol.ReqConsumeMessageDirectly], request(protocol.ReqConsumeMessageDirectly,
 			&protocol.ConsumeMessageDirectlyResultRequestHeader{ConsumerGroup: "G", ClientId: "c1", MsgId: bad}))
-		require.Equal(t, int32(protocol.RespSystemError), resp.Code, bad)
+		pe, ok := protocol.AsError(err)
+		require.True(t, ok && pe.Code == protocol.RespSystemError && pe.Thrown, "%s: %v", bad, err) // Java throws on both
 	}
 
 	fc.answer = nil // the client does not answer in time

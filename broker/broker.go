@@ -441,7 +441,8 @@ func (b *Broker) registerHandlers() {
 			ShortPollingTime: time.Duration(bc.ShortPollingTimeMills) * time.Millisecond, SlaveReadEnable: bc.SlaveReadEnable,
 			EnablePropertyFilter: bc.EnablePropertyFilter, FilterSupportRetry: bc.FilterSupportRetry,
 			Slave:              b.cfg.Store.BrokerRole == store.Slave,
-			OffsetCheckInSlave: b.cfg.Store.OffsetCheckInSlave},
+			OffsetCheckInSlave: b.cfg.Store.OffsetCheckInSlave, TransferMsgByHeap: bc.TransferMsgByHeap,
+			Serialize: b.opt.Serialize},
 	}
 	cl := &clients.Handlers{
 		Producers: b.producers, Consumers: b.consumers, Locks: b.locks, Groups: groupsF,
@@ -477,6 +478,18 @@ func (b *Broker) registerHandlers() {
 		}, topicsDeleted: b.statsTopicsDeleted}
 	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, admin.register)
 	b.registerAdminHandlers(groupsF)
+	unknown := remoting.Processor{Handler: notSupported, Workers: workers(bc.AdminBrokerThreadPoolNums), QueueCapacity: adminQueue}
+	b.server.SetDefaultProcessor(unknown)
+	b.vip.SetDefaultProcessor(unknown)
+}
+
+// notSupported serves the codes no processor serves, as Java's default
+// processor (AdminBrokerProcessor, getUnknownCmdResponse) does on both
+// ports: REQUEST_CODE_NOT_SUPPORTED through the request's callback, so
+// after the RPC hooks (ACL), in the request's serialize type, and not at
+// all for a oneway request. A PULL_MESSAGE on the VIP port is one.
+func notSupported(_ context.Context, _ *remoting.Conn, req *wire.Command) (*wire.Command, error) {
+	return wire.NewResponse(req, int32(protocol.RespRequestCodeNotSupported), remoting.NotSupportedRemark(req.Code)), nil
 }
 
 // registerAdminHandlers adds retries, queries, stats, subscription groups
@@ -486,7 +499,7 @@ func (b *Broker) registerAdminHandlers(groupsF *groups.Manager) {
 	b.addProcessor(workers(bc.SendMessageThreadPoolNums), bc.SendThreadPoolQueueCapacity, (&sendBackHandlers{store: b.store, topics: b.topics, groups: groupsF,
 		brokerIP1: bc.BrokerIP1, brokerPermission: b.perm.Load, stats: b.stats, log: b.log.WithField("component", "sendback")}).register,
 		rejectWhen(b.store.OSPageCacheBusy))
-	b.addProcessor(workers(bc.QueryMessageThreadPoolNums), bc.QueryThreadPoolQueueCapacity, (&queryHandlers{store: b.store}).register)
+	b.addProcessor(workers(bc.QueryMessageThreadPoolNums), bc.QueryThreadPoolQueueCapacity, (&queryHandlers{store: b.store, serialize: b.opt.Serialize}).register)
 	b.addProcessor(workers(bc.AdminBrokerThreadPoolNums), adminQueue, (&statsAdmin{store: b.store, topics: b.topics, offsets: b.offsets, consumers: b.consumers, filters: b.filters,
 		groups: b.groups.Groups, brokerName: bc.BrokerName, brokerAddr: b.Addr, stats: b.stats, runtime: runtimeInfo{BootTime: b.bootMs, Broker: bc, Daily: b.daily, QueueLen: b.queueLen,
 			QueueHeadWait: b.queueHeadWait}}).register)

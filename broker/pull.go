@@ -85,6 +85,14 @@ type pullSettings struct {
 	FilterSupportRetry   bool
 	Slave                bool
 	OffsetCheckInSlave   bool
+	// TransferMsgByHeap false makes Java write a found pull as a
+	// FileRegion, whose header is in the server's serialize type. Sputnik
+	// always writes pulls without copying; the setting only picks that type.
+	TransferMsgByHeap bool
+	// Serialize is the server's configured serialize type
+	// (rocketmq.serialize.type), which Java answers in where it writes an
+	// answer outside the request's callback.
+	Serialize wire.SerializeType
 }
 
 type pullHandlers struct {
@@ -146,7 +154,7 @@ func (h *pullHandlers) process(c *remoting.Conn, req *wire.Command, hdr *protoco
 	}
 	if h.commits(hdr, allowSuspend) && !hdr.CommitOffset.Valid {
 		// Java reads the pull, then fails to unbox the offset to commit.
-		return missingField(resp, "commitOffset")
+		return h.missingField(resp, "commitOffset")
 	}
 	res, err := h.store.GetMessage(hdr.ConsumerGroup, hdr.Topic, hdr.QueueId, hdr.QueueOffset, int(hdr.MaxMsgNums), filter)
 	if err == nil && res.FallRecorded {
@@ -175,9 +183,11 @@ func (h *pullHandlers) commits(hdr *protocol.PullMessageRequestHeader, allowSusp
 }
 
 // missingField answers SYSTEM_ERROR for a lenient header field the pull
-// needs, where Java trips over its null.
-func missingField(resp *wire.Command, key string) *wire.Command {
+// needs, where Java trips over its null: a thrown exception, answered in
+// the server's serialize type.
+func (h *pullHandlers) missingField(resp *wire.Command, key string) *wire.Command {
 	e := protocol.ErrFieldNull(key)
+	resp.Serialize = h.set.Serialize
 	return fail(resp, e.Code, e.Remark)
 }
 
@@ -196,7 +206,7 @@ func (h *pullHandlers) check(c *remoting.Conn, resp *wire.Command, hdr *protocol
 		return sg, nil, fail(resp, protocol.RespNoPermission, "subscription group no permission, "+hdr.ConsumerGroup)
 	}
 	if hdr.SysFlag&pullFlagSuspend != 0 && !hdr.SuspendTimeoutMillis.Valid {
-		return sg, nil, missingField(resp, "suspendTimeoutMillis")
+		return sg, nil, h.missingField(resp, "suspendTimeoutMillis")
 	}
 	tc, ok := h.topics.Select(hdr.Topic)
 	if !ok {
@@ -226,7 +236,7 @@ func (h *pullHandlers) subscription(resp *wire.Command, hdr *protocol.PullMessag
 		case !sub.Found:
 			return nil, fail(resp, protocol.RespSubscriptionNotExist, "the consumer's subscription not exist"+protocol.FAQSuggestTodo)
 		case !hdr.SubVersion.Valid:
-			return nil, missingField(resp, "subVersion")
+			return nil, h.missingField(resp, "subVersion")
 		case sub.SubVersion < hdr.SubVersion.Value:
 			return nil, fail(resp, protocol.RespSubscriptionNotLatest, "the consumer's subscription not latest")
 		}
@@ -318,6 +328,9 @@ func (h *pullHandlers) answer(c *remoting.Conn, req, resp *wire.Command, hdr *pr
 		h.stats.GroupGet(hdr.ConsumerGroup, hdr.Topic, res.MessageCount(), res.BufferTotalSize)
 		rh.EncodeTo(resp)
 		resp.Payload = &getPayload{res: res}
+		if !h.set.TransferMsgByHeap {
+			resp.Serialize = h.set.Serialize
+		}
 		return resp
 	case protocol.RespPullNotFound:
 		if allowSuspend && hdr.SysFlag&pullFlagSuspend != 0 {
@@ -366,7 +379,10 @@ func (h *pullHandlers) suspend(c *remoting.Conn, req *wire.Command, hdr *protoco
 		timeout = h.set.ShortPollingTime
 	}
 	saved := *hdr
-	reply := wire.NewResponse(req, 0, "") // keeps opaque and serialize type
+	reply := wire.NewResponse(req, 0, "") // keeps the opaque
+	// Java writes the answer of a held pull itself (executeRequestWhenWakeup),
+	// in the server's serialize type, whatever the request's.
+	reply.Serialize = h.set.Serialize
 	oneway := req.IsOneway()
 	h.hold.Suspend(&longpoll.Request{
 		Topic: hdr.Topic, QueueID: hdr.QueueId, Offset: hdr.QueueOffset, Timeout: timeout, Filter: filter,

@@ -30,6 +30,10 @@ const uniqueMsgQueryFlag = "_UNIQUE_KEY_QUERY"
 
 type queryHandlers struct {
 	store *store.Store
+	// serialize is the server's configured serialize type: Java writes a
+	// found message as a FileRegion, outside the request's callback, with
+	// the header in that type.
+	serialize wire.SerializeType
 }
 
 func (h *queryHandlers) register(t handlerTable) {
@@ -53,6 +57,7 @@ func (h *queryHandlers) queryMessage(_ context.Context, _ *remoting.Conn, req *w
 	}).EncodeTo(resp)
 	if res.BufferTotalSize > 0 {
 		resp.Payload = &queryPayload{res: res}
+		resp.Serialize = h.serialize
 		return resp, nil
 	}
 	res.Release()
@@ -73,6 +78,7 @@ func (h *queryHandlers) viewMessage(_ context.Context, _ *remoting.Conn, req *wi
 	}
 	resp := success(req)
 	resp.Payload = &viewPayload{v: v}
+	resp.Serialize = h.serialize
 	return resp, nil
 }
 

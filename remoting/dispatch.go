@@ -11,11 +11,15 @@ package remoting
 //   - pool full ⇒ SYSTEM_BUSY "[OVERLOAD]…", or a dropped oneway request;
 //   - handler error or panic ⇒ SYSTEM_ERROR (Java's catch of Throwable);
 //   - otherwise the handler's response, if any and unless oneway, with the
-//     request's opaque and serialize type and the response flag.
+//     request's opaque and the response flag.
 //
-// Replies made by this layer (NOT_SUPPORTED, SYSTEM_BUSY, SYSTEM_ERROR) are
-// new commands in Java (RemotingCommand.createResponseCommand), so they
-// carry the endpoint's configured serialize type, not the request's.
+// Replies made by this layer (NOT_SUPPORTED, SYSTEM_BUSY, SYSTEM_ERROR for a
+// thrown error) are new commands in Java (RemotingCommand.
+// createResponseCommand), so they carry the endpoint's configured serialize
+// type, not the request's. A handler's response keeps the serialize type
+// the handler gave it: wire.NewResponse gives it the request's, as Java's
+// callback does; a handler sets the server's configured type for the
+// answers Java writes outside the callback.
 
 import (
 	"errors"
@@ -38,7 +42,7 @@ func (c *Conn) handleRequest(req *wire.Command) {
 	p := c.ep.procs.lookup(req.Code)
 	switch {
 	case p == nil:
-		remark := notSupportedRemark(req.Code)
+		remark := NotSupportedRemark(req.Code)
 		c.log.WithField("code", req.Code).Error("remoting:" + remark)
 		c.replyError(req, protocol.RespRequestCodeNotSupported, remark)
 	case p.RejectRequest != nil && p.RejectRequest():
@@ -137,8 +141,8 @@ func (c *Conn) replyError(req *wire.Command, code protocol.ResponseCode, remark 
 }
 
 // runHandler runs p's handler and returns the response to write, with
-// req's opaque and serialize type, or nil when nothing is to be written;
-// then req has been released.
+// req's opaque, or nil when nothing is to be written; then req has been
+// released.
 func (c *Conn) runHandler(p *processor, req *wire.Command) *wire.Command {
 	resp, err := c.callHandler(p.Handler, req)
 	switch {
@@ -150,7 +154,6 @@ func (c *Conn) runHandler(p *processor, req *wire.Command) *wire.Command {
 	case resp != nil:
 		resp.Opaque = req.Opaque
 		resp.MarkResponse()
-		resp.Serialize = req.Serialize
 	}
 	if resp == nil || req.IsOneway() {
 		if resp != nil {
@@ -163,11 +166,16 @@ func (c *Conn) runHandler(p *processor, req *wire.Command) *wire.Command {
 }
 
 // errorResponse answers a handler error: a *protocol.Error is an ordinary
-// response (the request's serialize type); anything else is Java's caught
-// exception, SYSTEM_ERROR in the endpoint's serialize type.
+// response (the request's serialize type), or Java's caught exception if
+// Thrown (the endpoint's type); anything else is a caught exception too,
+// SYSTEM_ERROR in the endpoint's serialize type.
 func (c *Conn) errorResponse(req *wire.Command, err error) *wire.Command {
 	if pe, ok := protocol.AsError(err); ok {
-		return wire.NewResponse(req, int32(pe.Code), pe.Remark)
+		resp := wire.NewResponse(req, int32(pe.Code), pe.Remark)
+		if pe.Thrown {
+			resp.Serialize = c.ep.serialize
+		}
+		return resp
 	}
 	if _, panicked := err.(*panicError); !panicked { // panics are logged with their stack
 		c.log.WithFields(logrus.Fields{"code": req.Code, "error": err}).Error("remoting: process request failed")

@@ -37,7 +37,7 @@ func (t HandlerTable) Codes() []protocol.RequestCode {
 func (t HandlerTable) Handle(ctx context.Context, c *Conn, req *wire.Command) (*wire.Command, error) {
 	h, ok := t[protocol.RequestCode(req.Code)]
 	if !ok {
-		return nil, protocol.Errorf(protocol.RespRequestCodeNotSupported, "%s", notSupportedRemark(req.Code))
+		return nil, protocol.Errorf(protocol.RespRequestCodeNotSupported, "%s", NotSupportedRemark(req.Code))
 	}
 	return h(ctx, c, req)
 }

@@ -107,9 +107,9 @@ const (
 	remarkReject   = "[REJECTREQUEST]system busy, start flow control for a while"
 )
 
-// notSupportedRemark is Java's text for an unknown request code, leading
+// NotSupportedRemark is Java's text for an unknown request code, leading
 // space included.
-func notSupportedRemark(code int32) string {
+func NotSupportedRemark(code int32) string {
 	return " request type " + strconv.Itoa(int(code)) + " not supported"
 }
 

@@ -57,6 +57,48 @@ func TestResponseUsesRequestSerializeType(t *testing.T) {
 	assert.Equal(t, wire.FlagResponse, resp.Flag)
 }
 
+// Java answers an exception its processor threw with a new command, in the
+// server's type; an ordinary refusal and an answer a handler gives its own
+// type keep theirs.
+func TestErrorAndHandlerSerializeTypes(t *testing.T) {
+	const (
+		codeRefuse protocol.RequestCode = 7001 + iota
+		codeThrow
+		codeOwnType
+	)
+	s := startServer(t, ServerConfig{DefaultSerialize: wire.SerializeRocketMQ}, func(s *Server) {
+		s.RegisterProcessor([]protocol.RequestCode{codeRefuse, codeThrow, codeOwnType}, Processor{Handler: func(_ context.Context, _ *Conn, req *wire.Command) (*wire.Command, error) {
+			switch protocol.RequestCode(req.Code) {
+			case codeRefuse:
+				return nil, protocol.Errorf(protocol.RespTopicNotExist, "no topic")
+			case codeThrow:
+				return nil, fmt.Errorf("decode: %w", protocol.ErrFieldNull("topic"))
+			}
+			resp := wire.NewResponse(req, 0, "")
+			resp.Serialize = wire.SerializeRocketMQ
+			return resp, nil
+		}})
+	})
+	r := dialRaw(t, s)
+	for i, tc := range []struct {
+		code protocol.RequestCode
+		want wire.SerializeType
+		resp protocol.ResponseCode
+	}{
+		{codeRefuse, wire.SerializeJSON, protocol.RespTopicNotExist},
+		{codeThrow, wire.SerializeRocketMQ, protocol.RespSystemError},
+		{codeOwnType, wire.SerializeRocketMQ, protocol.RespSuccess},
+	} {
+		req := request(tc.code, wire.SerializeJSON, "")
+		req.Opaque = int32(i + 1)
+		r.send(req)
+		resp := r.read()
+		assert.Equal(t, int32(tc.resp), resp.Code, tc.code)
+		assert.Equal(t, tc.want, resp.Serialize, tc.code)
+		assert.Equal(t, int32(i+1), resp.Opaque)
+	}
+}
+
 func TestRoundTripAsync(t *testing.T) {
 	s := startServer(t, ServerConfig{}, func(s *Server) {
 		s.RegisterProcessor([]protocol.RequestCode{codeEcho}, echoProcessor(0))

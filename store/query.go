@@ -208,7 +208,7 @@ func (s *Store) QueryMessage(topic, key string, maxNum int, begin, end int64) *Q
 // probably out of memory (Java checkInDiskByConsumeOffset); false when
 // there is no such message.
 func (s *Store) InDiskByConsumeOffset(topic string, queueID int32, offset int64) bool {
-	inDisk, ok := s.inDiskAt(topic, queueID, offset)
+	inDisk, ok := s.inDiskAt(s.queue(topic, queueID), offset)
 	return ok && inDisk
 }
 
@@ -216,15 +216,18 @@ func (s *Store) InDiskByConsumeOffset(topic string, queueID int32, offset int64)
 // exists and is within the share of RAM messages may use behind the log's
 // end (Java checkInDiskByCommitOffset false): a read of it should not wait
 // for the disk. Like Java's check it is an estimate, not a residency test.
+// It has no Java caller to mirror, so unlike Java's lookups it does not
+// create a queue that does not exist: a request it screens may still be
+// refused before it reaches the store (a pull of a queue the topic does
+// not have), and then Java has no such queue either.
 func (s *Store) InMemoryByConsumeOffset(topic string, queueID int32, offset int64) bool {
-	inDisk, ok := s.inDiskAt(topic, queueID, offset)
+	inDisk, ok := s.inDiskAt(s.cqs.Get(topic, queueID), offset)
 	return ok && !inDisk
 }
 
-// inDiskAt is inDisk for the message at a queue offset; ok is false when
+// inDiskAt is inDisk for the message at an offset of q; ok is false when
 // there is no such message.
-func (s *Store) inDiskAt(topic string, queueID int32, offset int64) (inDisk, ok bool) {
-	q := s.queue(topic, queueID)
+func (s *Store) inDiskAt(q *consumequeue.Queue, offset int64) (inDisk, ok bool) {
 	if q == nil {
 		return false, false
 	}

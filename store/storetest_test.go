@@ -299,6 +299,7 @@ func TestInMemoryByConsumeOffset(t *testing.T) {
 	require.True(t, s.InMemoryByConsumeOffset("Topic0", 0, max-1))
 	require.False(t, s.InMemoryByConsumeOffset("Topic0", 0, max), "nothing there yet")
 	require.False(t, s.InMemoryByConsumeOffset("NoSuchTopic", 0, 0))
+	require.Nil(t, s.ConsumeQueues().Get("NoSuchTopic", 0), "the screen creates no queue, unlike Java's lookups")
 	require.NoError(t, s.Close())
 
 	cfg.AccessMessageInMemoryMaxRatio = 0 // no memory for messages: all but the last are on disk

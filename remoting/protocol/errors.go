@@ -11,6 +11,12 @@ import (
 type Error struct {
 	Code   ResponseCode
 	Remark string
+	// Thrown marks a failure Java reaches through an exception its
+	// processor does not catch (a header field it cannot decode or that
+	// is null where the processor uses it). NettyRemotingAbstract's catch
+	// answers those with a new command, in the server's configured
+	// serialize type rather than the request's.
+	Thrown bool
 }
 
 func (e *Error) Error() string {
@@ -20,6 +26,13 @@ func (e *Error) Error() string {
 // Errorf builds an *Error with a formatted remark.
 func Errorf(code ResponseCode, format string, args ...any) *Error {
 	return &Error{Code: code, Remark: fmt.Sprintf(format, args...)}
+}
+
+// Threw builds the *Error for a request Java's processor fails by
+// throwing (Thrown): SYSTEM_ERROR, with remark as the remark where Java
+// writes the exception's text.
+func Threw(remark string) *Error {
+	return &Error{Code: RespSystemError, Remark: remark, Thrown: true}
 }
 
 // AsError finds an *Error in err's chain.

@@ -20,16 +20,17 @@ import (
 // optional field of an ordinary header decodes as absent).
 
 // ErrFieldNull is the error for a missing required field, and for a
-// lenient one where Java's processor trips over its null.
+// lenient one where Java's processor trips over its null; Java throws
+// there.
 func ErrFieldNull(key string) *Error {
-	return &Error{Code: RespSystemError, Remark: "the custom field <" + key + "> is null"}
+	return Threw("the custom field <" + key + "> is null")
 }
 
 // errFieldInvalid is the error for a malformed number; err is the
 // javalang.NumberFormatError, whose text is the message of the
 // NumberFormatException Java would throw.
 func errFieldInvalid(key string, err error) error {
-	return &Error{Code: RespSystemError, Remark: "the custom field <" + key + "> is invalid: " + err.Error()}
+	return Threw("the custom field <" + key + "> is invalid: " + err.Error())
 }
 
 // fieldDecoder reads header fields from a command's extFields. Its error is

@@ -60,8 +60,10 @@ func TestDecodeErrors(t *testing.T) {
 		ext    []string
 		remark string // "" = no error
 	}{
-		{"required string missing", &SendMessageRequestHeader{}, []string{"producerGroup", "PG"},
+		{"required string missing", &GetMaxOffsetRequestHeader{}, []string{"queueId", "0"},
 			"the custom field <topic> is null"},
+		{"blank topic absent", &SendMessageRequestHeader{}, []string{"producerGroup", "PG", "queueId", "0", "sysFlag", "0",
+			"bornTimestamp", "1", "flag", "0"}, ""},
 		{"first failure wins", &GetMaxOffsetRequestHeader{}, []string{"queueId", "x"},
 			"the custom field <topic> is null"},
 		{"required int malformed", &GetMaxOffsetRequestHeader{}, []string{"topic", "T", "queueId", "x"},
@@ -103,8 +105,8 @@ func TestDecodeErrors(t *testing.T) {
 			if !ok {
 				t.Fatalf("DecodeFrom error %v, want a *protocol.Error", err)
 			}
-			if pe.Code != RespSystemError || pe.Remark != tt.remark {
-				t.Errorf("DecodeFrom error %v %q, want SYSTEM_ERROR %q", pe.Code, pe.Remark, tt.remark)
+			if pe.Code != RespSystemError || pe.Remark != tt.remark || !pe.Thrown {
+				t.Errorf("DecodeFrom error %v %q thrown %v, want SYSTEM_ERROR %q thrown", pe.Code, pe.Remark, pe.Thrown, tt.remark)
 			}
 		})
 	}

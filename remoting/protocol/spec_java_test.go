@@ -266,3 +266,22 @@ func TestSpecLenientFields(t *testing.T) {
 		}
 	}
 }
+
+// TestSpecBlankFields lists the topics Java's processors validate before
+// anything reads them, so that a missing one is answered as blank in the
+// request's serialize type (conformance broker/raw/rocketmq-serialize).
+func TestSpecBlankFields(t *testing.T) {
+	want := map[string]bool{
+		"SendMessageRequestHeader.topic": true,
+		"SendMessageRequestHeaderV2.b":   true,
+		"CreateTopicRequestHeader.topic": true,
+		"DeleteTopicRequestHeader.topic": true,
+	}
+	for _, h := range loadSpec(t).Headers {
+		for _, f := range h.Fields {
+			if key := h.Class + "." + f.Java; f.Blank != want[key] {
+				t.Errorf("%s: blank = %v, want %v", key, f.Blank, want[key])
+			}
+		}
+	}
+}

@@ -22,10 +22,11 @@ type Header interface {
 // SEND_MESSAGE, SEND_REPLY_MESSAGE. G sends every field, defaultTopic
 // "TBW102" and defaultTopicQueueNums "4" hard-coded (bname only after v2.1.2).
 // Java's send needs no producer group, and the default topic and its queue
-// count only to create a missing topic, hence lenient.
+// count only to create a missing topic, hence lenient. Its msgCheck answers
+// a missing topic as a blank one, hence blank.
 type SendMessageRequestHeader struct {
 	ProducerGroup         Opt[string] // producerGroup: String, @CFNotNull (lenient: optional here)
-	Topic                 string      // topic: String, @CFNotNull
+	Topic                 string      // topic: String, @CFNotNull (blank: "" when absent here)
 	DefaultTopic          Opt[string] // defaultTopic: String, @CFNotNull (lenient: optional here)
 	DefaultTopicQueueNums Opt[int32]  // defaultTopicQueueNums: Integer, @CFNotNull (lenient: optional here)
 	QueueId               int32       // queueId: Integer, @CFNotNull
@@ -43,7 +44,7 @@ type SendMessageRequestHeader struct {
 // EncodeTo implements Header.
 func (h *SendMessageRequestHeader) EncodeTo(c *wire.Command) {
 	putNullableString(c, "producerGroup", h.ProducerGroup)
-	putString(c, "topic", h.Topic)
+	putOptString(c, "topic", h.Topic)
 	putNullableString(c, "defaultTopic", h.DefaultTopic)
 	putOptInt32(c, "defaultTopicQueueNums", h.DefaultTopicQueueNums)
 	putInt32(c, "queueId", h.QueueId)
@@ -62,7 +63,7 @@ func (h *SendMessageRequestHeader) EncodeTo(c *wire.Command) {
 func (h *SendMessageRequestHeader) DecodeFrom(c *wire.Command) error {
 	d := fieldDecoder{c: c}
 	h.ProducerGroup = d.nullableString("producerGroup")
-	h.Topic = d.requiredString("topic")
+	h.Topic = d.optString("topic")
 	h.DefaultTopic = d.nullableString("defaultTopic")
 	h.DefaultTopicQueueNums = d.optInt32("defaultTopicQueueNums")
 	h.QueueId = d.requiredInt32("queueId")
@@ -88,7 +89,7 @@ func (h *SendMessageRequestHeader) DecodeFrom(c *wire.Command) error {
 // there, which Java 4.9.8 rejects (d does not parse) and so do we.
 type SendMessageRequestHeaderV2 struct {
 	ProducerGroup         Opt[string] // a: String, @CFNotNull (lenient: optional here)
-	Topic                 string      // b: String, @CFNotNull
+	Topic                 string      // b: String, @CFNotNull (blank: "" when absent here)
 	DefaultTopic          Opt[string] // c: String, @CFNotNull (lenient: optional here)
 	DefaultTopicQueueNums Opt[int32]  // d: Integer, @CFNotNull (lenient: optional here)
 	QueueId               int32       // e: Integer, @CFNotNull
@@ -107,7 +108,7 @@ type SendMessageRequestHeaderV2 struct {
 // EncodeTo implements Header.
 func (h *SendMessageRequestHeaderV2) EncodeTo(c *wire.Command) {
 	putNullableString(c, "a", h.ProducerGroup)
-	putString(c, "b", h.Topic)
+	putOptString(c, "b", h.Topic)
 	putNullableString(c, "c", h.DefaultTopic)
 	putOptInt32(c, "d", h.DefaultTopicQueueNums)
 	putInt32(c, "e", h.QueueId)
@@ -127,7 +128,7 @@ func (h *SendMessageRequestHeaderV2) EncodeTo(c *wire.Command) {
 func (h *SendMessageRequestHeaderV2) DecodeFrom(c *wire.Command) error {
 	d := fieldDecoder{c: c, fast: true}
 	h.ProducerGroup = d.nullableString("a")
-	h.Topic = d.requiredString("b")
+	h.Topic = d.optString("b")
 	h.DefaultTopic = d.nullableString("c")
 	h.DefaultTopicQueueNums = d.optInt32("d")
 	h.QueueId = d.requiredInt32("e")
@@ -1038,9 +1039,10 @@ func (h *QueryMessageResponseHeader) DecodeFrom(c *wire.Command) error {
 // It is the request header of UPDATE_AND_CREATE_TOPIC.
 //
 // UPDATE_AND_CREATE_TOPIC. G admin sends all fields. Java never reads
-// defaultTopic here, hence lenient.
+// defaultTopic here, hence lenient; it validates the topic first, hence
+// blank.
 type CreateTopicRequestHeader struct {
-	Topic           string      // topic: String, @CFNotNull
+	Topic           string      // topic: String, @CFNotNull (blank: "" when absent here)
 	DefaultTopic    Opt[string] // defaultTopic: String, @CFNotNull (lenient: optional here)
 	ReadQueueNums   int32       // readQueueNums: Integer, @CFNotNull
 	WriteQueueNums  int32       // writeQueueNums: Integer, @CFNotNull
@@ -1052,7 +1054,7 @@ type CreateTopicRequestHeader struct {
 
 // EncodeTo implements Header.
 func (h *CreateTopicRequestHeader) EncodeTo(c *wire.Command) {
-	putString(c, "topic", h.Topic)
+	putOptString(c, "topic", h.Topic)
 	putNullableString(c, "defaultTopic", h.DefaultTopic)
 	putInt32(c, "readQueueNums", h.ReadQueueNums)
 	putInt32(c, "writeQueueNums", h.WriteQueueNums)
@@ -1065,7 +1067,7 @@ func (h *CreateTopicRequestHeader) EncodeTo(c *wire.Command) {
 // DecodeFrom implements Header.
 func (h *CreateTopicRequestHeader) DecodeFrom(c *wire.Command) error {
 	d := fieldDecoder{c: c}
-	h.Topic = d.requiredString("topic")
+	h.Topic = d.optString("topic")
 	h.DefaultTopic = d.nullableString("defaultTopic")
 	h.ReadQueueNums = d.requiredInt32("readQueueNums")
 	h.WriteQueueNums = d.requiredInt32("writeQueueNums")
@@ -1079,20 +1081,21 @@ func (h *CreateTopicRequestHeader) DecodeFrom(c *wire.Command) error {
 // DeleteTopicRequestHeader mirrors Java's org.apache.rocketmq.common.protocol.header.DeleteTopicRequestHeader.
 // It is the request header of DELETE_TOPIC_IN_BROKER.
 //
-// DELETE_TOPIC_IN_BROKER. G admin sends it.
+// DELETE_TOPIC_IN_BROKER. G admin sends it. Java validates it first, hence
+// blank.
 type DeleteTopicRequestHeader struct {
-	Topic string // topic: String, @CFNotNull
+	Topic string // topic: String, @CFNotNull (blank: "" when absent here)
 }
 
 // EncodeTo implements Header.
 func (h *DeleteTopicRequestHeader) EncodeTo(c *wire.Command) {
-	putString(c, "topic", h.Topic)
+	putOptString(c, "topic", h.Topic)
 }
 
 // DecodeFrom implements Header.
 func (h *DeleteTopicRequestHeader) DecodeFrom(c *wire.Command) error {
 	d := fieldDecoder{c: c}
-	h.Topic = d.requiredString("topic")
+	h.Topic = d.optString("topic")
 	return d.err
 }
 

@@ -267,6 +267,9 @@ func fieldComment(h *Header, f *Field) string {
 	if f.Lenient {
 		c += " (lenient: optional here)"
 	}
+	if f.Blank {
+		c += " (blank: \"\" when absent here)"
+	}
 	if f.Declaring != h.Class {
 		c += " (from " + f.Declaring + ")"
 	}

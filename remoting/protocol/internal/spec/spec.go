@@ -73,12 +73,13 @@ type Field struct {
 	GoName     string
 	Default    string // Java initializer of a boxed field; "" for none
 	Lenient    bool   // notnull in Java, optional here (see spec.txt)
+	Blank      bool   // notnull in Java, "" when absent here (see spec.txt)
 	Declaring  string // declaring class (the header or its base)
 	Line       int
 }
 
 // Required reports whether decoding fails when the field is absent.
-func (f *Field) Required() bool { return f.Annotation == NotNull && !f.Lenient }
+func (f *Field) Required() bool { return f.Annotation == NotNull && !f.Lenient && !f.Blank }
 
 // Primitive reports whether the Java type is a primitive (never null).
 func (f *Field) Primitive() bool {
@@ -290,6 +291,11 @@ func (f *Field) setOption(opt string) error {
 			return fmt.Errorf("lenient is for notnull fields")
 		}
 		f.Lenient = true
+	case opt == "blank" && !f.Blank && !f.Lenient:
+		if f.Annotation != NotNull || f.Type != "String" {
+			return fmt.Errorf("blank is for notnull String fields")
+		}
+		f.Blank = true
 	default:
 		return fmt.Errorf("unknown or repeated option %q", opt)
 	}

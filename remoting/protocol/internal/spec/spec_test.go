@@ -32,6 +32,7 @@ header PingHeader common.protocol.header extends B fast
     b Boolean - default=false
     c String notnull lenient
     d long -
+    e String notnull blank
 `
 
 func TestParse(t *testing.T) {
@@ -40,7 +41,7 @@ func TestParse(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := s.Header("PingHeader")
-	if h == nil || !h.Fast || h.Extends != "B" || len(h.Fields) != 5 || h.Fields[4].Declaring != "B" {
+	if h == nil || !h.Fast || h.Extends != "B" || len(h.Fields) != 6 || h.Fields[5].Declaring != "B" {
 		t.Fatalf("header %+v", h)
 	}
 	if len(h.Doc) != 1 || h.Doc[0] != "Doc line." {
@@ -53,11 +54,12 @@ func TestParse(t *testing.T) {
 	for _, f := range h.Fields {
 		types = append(types, f.GoName+" "+f.GoType())
 	}
-	want := "Count int32,B bool,C Opt[string],D int64,Bname string" // C is lenient: null apart from ""
+	// C is lenient: null apart from ""; E is blank: "" when absent.
+	want := "Count int32,B bool,C Opt[string],D int64,E string,Bname string"
 	if got := strings.Join(types, ","); got != want {
 		t.Errorf("fields %s, want %s", got, want)
 	}
-	if !h.Fields[0].Required() || h.Fields[2].Required() || h.Fields[1].Optional() {
+	if !h.Fields[0].Required() || h.Fields[2].Required() || h.Fields[1].Optional() || h.Fields[4].Required() || h.Fields[4].Optional() {
 		t.Error("Required/Optional")
 	}
 	if _, err := Generate(s); err != nil {
@@ -76,6 +78,8 @@ func TestParseErrors(t *testing.T) {
 		{"header H p\n    a Float -", "unknown Java type"},
 		{"header H p\n    a String maybe", "annotation must be"},
 		{"header H p\n    a String - lenient", "lenient is for notnull"},
+		{"header H p\n    a Long notnull blank", "blank is for notnull String"},
+		{"header H p\n    a String notnull lenient blank", "unknown or repeated option"},
 		{"header H p\n    a String - default=x", "default= is for boxed"},
 		{"header H p\n    a Integer - default=x", "not a int32 literal"},
 		{"header H p\n    a String - go=lower", "not an exported identifier"},
