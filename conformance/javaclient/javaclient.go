@@ -407,10 +407,16 @@ func (c Credentials) AddTo(params map[string]any) map[string]any {
 	return params
 }
 
+// SerializeTypeParam is the BrokerOp parameter that starts the op's JVM
+// with -Drocketmq.serialize.type set to its value (JSON or ROCKETMQ): the
+// serialize type of every request its clients send.
+const SerializeTypeParam = "serializeType"
+
 // BrokerOp runs one operation of io.sputnikmq.conformance.BrokerOps (see
 // conformance/java: produce, consume, rebalance, litePull, pull,
 // mqadminLive; Credentials.AddTo signs their requests) in a JVM of its own, started with this driver's
-// configuration, and decodes its result into result (which may be nil).
+// configuration (and SerializeTypeParam's), and decodes its result into
+// result (which may be nil).
 // Each call is independent: several may run at once, and clients of one
 // call never share state with another's. The JVM is killed when ctx ends
 // or timeout passes.
@@ -421,7 +427,11 @@ func (d *Driver) BrokerOp(ctx context.Context, params map[string]any, result any
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	out, err := d.runBrokerOps(ctx, req)
+	var jvm []string
+	if st, ok := params[SerializeTypeParam].(string); ok && st != "" {
+		jvm = append(jvm, "-Drocketmq.serialize.type="+st)
+	}
+	out, err := d.runBrokerOps(ctx, req, jvm...)
 	if err != nil {
 		return fmt.Errorf("javaclient: broker op %v: %w", params["op"], err)
 	}
@@ -449,19 +459,20 @@ func (d *Driver) BrokerOp(ctx context.Context, params map[string]any, result any
 	return nil
 }
 
-// runBrokerOps starts BrokerOps, feeds it req and returns its stdout.
-func (d *Driver) runBrokerOps(ctx context.Context, req []byte) (string, error) {
+// runBrokerOps starts BrokerOps with the extra JVM arguments, feeds it req
+// and returns its stdout.
+func (d *Driver) runBrokerOps(ctx context.Context, req []byte, jvm ...string) (string, error) {
 	java := d.cfg.Java
 	if java == "" {
 		java = "java"
 	}
 	logFile := d.cfg.LogFile + ".brokerops"
-	cmd := exec.CommandContext(ctx, java, "-Xms32m", "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-		"-Duser.home="+d.cfg.Dir,
-		"-Drocketmq.home.dir="+d.cfg.Home,
-		"-Dconformance.logFile="+logFile,
-		"-Drocketmq.client.logUseSlf4j=true",
-		"-cp", d.cfg.Classpath, "io.sputnikmq.conformance.BrokerOps")
+	args := append([]string{"-Xms32m", "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+		"-Duser.home=" + d.cfg.Dir,
+		"-Drocketmq.home.dir=" + d.cfg.Home,
+		"-Dconformance.logFile=" + logFile,
+		"-Drocketmq.client.logUseSlf4j=true"}, jvm...)
+	cmd := exec.CommandContext(ctx, java, append(args, "-cp", d.cfg.Classpath, "io.sputnikmq.conformance.BrokerOps")...)
 	cmd.Dir = d.cfg.Dir
 	cmd.Env = append(os.Environ(), "ROCKETMQ_HOME="+d.cfg.Home)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}

@@ -112,9 +112,18 @@ func javaProduce(ctx context.Context, env *Env, topic, group, mode string, ss []
 // javaProduceAs is javaProduce with a producer signing its requests with
 // cred (a broker with ACL; the zero Credentials sign nothing).
 func javaProduceAs(ctx context.Context, env *Env, cred javaclient.Credentials, topic, group, mode string, ss []msgSpec) ([]sentMsg, error) {
+	return javaProduceWith(ctx, env, cred.AddTo(map[string]any{}), topic, group, mode, ss)
+}
+
+// javaProduceWith is javaProduce with extra BrokerOp parameters (signing
+// credentials, the serialize type).
+func javaProduceWith(ctx context.Context, env *Env, extra map[string]any, topic, group, mode string, ss []msgSpec) ([]sentMsg, error) {
+	p := map[string]any{"op": "produce", "ns": env.Namesrv, "topic": topic, "group": group, "mode": mode, "messages": ss}
+	for k, v := range extra {
+		p[k] = v
+	}
 	var sent []sentMsg
-	err := env.Java.BrokerOp(ctx, cred.AddTo(map[string]any{"op": "produce", "ns": env.Namesrv, "topic": topic,
-		"group": group, "mode": mode, "messages": ss}), &sent, brokerOpSlack)
+	err := env.Java.BrokerOp(ctx, p, &sent, brokerOpSlack)
 	if err != nil {
 		return nil, err
 	}
@@ -146,6 +155,7 @@ type consumeReq struct {
 	MinReconsume              int // RECONSUME_LATER until delivered this often; count only then
 	PollNameServer            time.Duration
 	Creds                     javaclient.Credentials // the consumers and the producer sign with these (ACL)
+	Serialize                 string                 // the clients' rocketmq.serialize.type; "" is the default, JSON
 }
 
 // javaConsume runs the consume op.
@@ -160,6 +170,9 @@ func javaConsume(ctx context.Context, env *Env, r consumeReq) (*consumeResult, e
 		"readyTimeoutMs": brokerReadyWait.Milliseconds(), "produceDelayMs": r.ProduceDelay.Milliseconds(),
 		"minReconsume": r.MinReconsume, "pollNameServerMs": r.PollNameServer.Milliseconds()}
 	r.Creds.AddTo(p)
+	if r.Serialize != "" {
+		p[javaclient.SerializeTypeParam] = r.Serialize
+	}
 	if r.Broadcast {
 		p["model"] = "BROADCASTING"
 	}

@@ -14,6 +14,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/sputnikmq/sputnik/conformance/javaclient"
 )
 
 func init() {
@@ -24,6 +26,14 @@ func init() {
 			Tags:    tags("quick", "javaclient"),
 			Timeout: brokerScenarioLimit,
 			Run:     brokerJavaSendModes,
+		},
+		&Scenario{
+			Name: "broker/send/java-rocketmq-serialize",
+			Doc: "Java clients with rocketmq.serialize.type=ROCKETMQ (binary headers on every request): sync, async, oneway and batch " +
+				"sends, a push consumer woken by messages sent while its pulls are held, and an orderly consumer get every message intact",
+			Tags:    tags("javaclient"),
+			Timeout: brokerScenarioLimit,
+			Run:     brokerJavaRocketMQSerialize,
 		},
 		&Scenario{
 			Name:    "broker/send/go-modes",
@@ -100,6 +110,64 @@ func brokerJavaSendModes(ctx context.Context, env *Env) error {
 	}
 	env.Observe("sent", sentLines(sent))
 	env.Observe("received", contentLines(res.Messages))
+	return nil
+}
+
+func brokerJavaRocketMQSerialize(ctx context.Context, env *Env) error {
+	const topic, group, n = "BrokerJavaRocketMQSerialize", "CONF_BROKER_JRMQ", 4
+	const st = "ROCKETMQ"
+	if err := createTopic(ctx, env, topic, 4, 6); err != nil {
+		return err
+	}
+	var all []msgSpec
+	var sent []sentMsg
+	for _, mode := range []string{"sync", "async", "oneway", "batch"} {
+		ss := specs("jrmq-"+mode, "Tag"+mode, n)
+		s, err := javaProduceWith(ctx, env, map[string]any{javaclient.SerializeTypeParam: st}, topic, group+"_PG", mode, ss)
+		if err != nil {
+			return fmt.Errorf("java %s send: %w", mode, err)
+		}
+		if len(s) != n {
+			return fmt.Errorf("java %s send: %d results, want %d", mode, len(s), n)
+		}
+		all, sent = append(all, ss...), append(sent, s...)
+	}
+	if err := checkBatchOffsets(sent[3*n:]); err != nil {
+		return err
+	}
+	env.Observe("sent", sentLines(sent))
+	// The consumer reaches the end of every queue, its pulls are held,
+	// and the messages sent then wake them.
+	late := specs("jrmq-late", "TagLate", 2*n)
+	res, err := javaConsume(ctx, env, consumeReq{Topic: topic, Group: group + "_CG", Prefix: "jrmq", Count: len(all) + len(late),
+		Produce: late, ProduceDelay: time.Second, Quiet: time.Second, Serialize: st})
+	if err != nil {
+		return err
+	}
+	if err := checkConsumed("push consumer", append(append([]msgSpec(nil), all...), late...), res); err != nil {
+		return err
+	}
+	env.Observe("received", contentLines(res.Messages))
+	res, err = javaConsume(ctx, env, consumeReq{Topic: topic, Group: group + "_OCG", Prefix: "jrmq", Count: len(all) + len(late),
+		Orderly: true, Quiet: time.Second, Serialize: st})
+	if err != nil {
+		return err
+	}
+	if err := checkConsumed("orderly consumer", append(append([]msgSpec(nil), all...), late...), res); err != nil {
+		return err
+	}
+	env.Observe("received in order", contentLines(res.Messages))
+	return nil
+}
+
+// checkConsumed checks that a consume op got every spec once, intact.
+func checkConsumed(who string, ss []msgSpec, res *consumeResult) error {
+	if !res.Complete {
+		return fmt.Errorf("java %s got %d deliveries, not all %d messages", who, len(res.Messages), len(ss))
+	}
+	if err := checkDelivered(ss, res.Messages, false); err != nil {
+		return fmt.Errorf("java %s: %w", who, err)
+	}
 	return nil
 }
 

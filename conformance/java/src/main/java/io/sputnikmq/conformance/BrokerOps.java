@@ -16,6 +16,7 @@ import java.util.Map;
 import org.apache.rocketmq.acl.common.AclClientRPCHook;
 import org.apache.rocketmq.acl.common.SessionCredentials;
 import org.apache.rocketmq.remoting.RPCHook;
+import org.apache.rocketmq.remoting.protocol.RemotingCommand;
 
 /**
  * BrokerOps: one broker-scenario operation per JVM, for the broker conformance scenarios
@@ -71,6 +72,15 @@ public final class BrokerOps {
     }
 
     private static Object run(JSONObject req) throws Exception {
+        String wantType = req.getString("serializeType");
+        if (wantType != null) {
+            // The JVM was started with -Drocketmq.serialize.type: make sure the
+            // client library took it, so that a scenario cannot pass in JSON.
+            String got = RemotingCommand.getSerializeTypeConfigInThisServer().name();
+            if (!got.equals(wantType)) {
+                throw new IllegalStateException("clients send " + got + ", not " + wantType);
+            }
+        }
         String op = req.getString("op");
         switch (op == null ? "" : op) {
             case "produce":
