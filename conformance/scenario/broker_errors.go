@@ -145,7 +145,7 @@ func observeAnswers(ctx context.Context, env *Env, conn *rawclient.Conn, cases [
 			return fmt.Errorf("%s: %w", c.name, err)
 		}
 		env.Log.Printf("%s: code %d, remark %q, ext %v, body %q", c.name, resp.Code, resp.Remark, resp.Ext, resp.Body)
-		text := "code " + strconv.Itoa(int(resp.Code))
+		text := "code " + strconv.Itoa(int(resp.Code)) + ", ext keys " + extKeyOrder(resp)
 		if c.remark {
 			text += ": " + clientAddr.ReplaceAllString(env.Mask(resp.Remark), "<client>")
 		}

@@ -16,6 +16,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/sputnikmq/sputnik/conformance/rawclient"
@@ -178,7 +179,7 @@ func observeSerialized(ctx context.Context, env *Env, conn *rawclient.Conn, case
 			return 0, fmt.Errorf("%s: %w", c.name, err)
 		}
 		env.Log.Printf("%s: code %d, serialize %v, remark %q, ext %v", c.name, resp.Code, resp.Serialize, resp.Remark, resp.Ext)
-		text := fmt.Sprintf("code %d in %v", resp.Code, resp.Serialize)
+		text := fmt.Sprintf("code %d in %v, ext keys %s", resp.Code, resp.Serialize, extKeyOrder(resp))
 		if c.remark {
 			text += ": " + env.Mask(resp.Remark)
 		}
@@ -220,4 +221,14 @@ func awaitQueryable(ctx context.Context, conn *rawclient.Conn) error {
 		}
 		return nil
 	})
+}
+
+// extKeyOrder lists a response's ext keys in wire order: Java writes them in
+// its HashMap's order (a FastCodesHeader's own first in the binary form).
+func extKeyOrder(c *wire.Command) string {
+	keys := make([]string, len(c.Ext))
+	for i, f := range c.Ext {
+		keys[i] = f.Key
+	}
+	return "[" + strings.Join(keys, " ") + "]"
 }

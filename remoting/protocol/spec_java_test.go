@@ -285,3 +285,29 @@ func TestSpecBlankFields(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderPutOrderMatchesJava: the order in which the generated EncodeTo
+// methods tell the wire encoder Java puts a header's fields into extFields
+// (spec.PutOrder, computed from the class and field names) is the order of
+// the real RemotingCommand.getClazzFields for every header of the spec.
+func TestHeaderPutOrderMatchesJava(t *testing.T) {
+	java := map[string]string{}
+	for _, row := range readTSV(t, "header_put_order.tsv", 2) {
+		java[row[0]] = row[1]
+	}
+	s := loadSpec(t)
+	for _, h := range s.Headers {
+		want, ok := java[h.QualifiedName()]
+		if !ok {
+			t.Errorf("%s: not among Java's headers", h.QualifiedName())
+			continue
+		}
+		got := strings.Join(s.PutOrder(h), ",")
+		if got == "" {
+			got = "-"
+		}
+		if got != want {
+			t.Errorf("%s: put order %s, Java %s", h.Class, got, want)
+		}
+	}
+}

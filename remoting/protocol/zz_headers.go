@@ -41,8 +41,12 @@ type SendMessageRequestHeader struct {
 	Bname                 string      // bname: String (from RpcRequestHeader)
 }
 
+// putOrderSendMessageRequestHeader lists SendMessageRequestHeader's fields in the order Java puts them into extFields.
+var putOrderSendMessageRequestHeader = []string{"producerGroup", "maxReconsumeTimes", "properties", "bname", "bornTimestamp", "topic", "sysFlag", "reconsumeTimes", "flag", "queueId", "defaultTopic", "defaultTopicQueueNums", "unitMode", "batch"}
+
 // EncodeTo implements Header.
 func (h *SendMessageRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putNullableString(c, "producerGroup", h.ProducerGroup)
 	putOptString(c, "topic", h.Topic)
 	putNullableString(c, "defaultTopic", h.DefaultTopic)
@@ -57,6 +61,7 @@ func (h *SendMessageRequestHeader) EncodeTo(c *wire.Command) {
 	putBool(c, "batch", h.Batch)
 	putOptInt32(c, "maxReconsumeTimes", h.MaxReconsumeTimes)
 	putOptString(c, "bname", h.Bname)
+	c.MarkHeader(from, false, putOrderSendMessageRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -105,8 +110,12 @@ type SendMessageRequestHeaderV2 struct {
 	Bname                 string      // bname: String (from RpcRequestHeader)
 }
 
+// putOrderSendMessageRequestHeaderV2 lists SendMessageRequestHeaderV2's fields in the order Java puts them into extFields.
+var putOrderSendMessageRequestHeaderV2 = []string{"bname", "e", "d", "g", "f", "a", "c", "b", "m", "l", "n", "i", "h", "k", "j"}
+
 // EncodeTo implements Header.
 func (h *SendMessageRequestHeaderV2) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putNullableString(c, "a", h.ProducerGroup)
 	putOptString(c, "b", h.Topic)
 	putNullableString(c, "c", h.DefaultTopic)
@@ -122,6 +131,7 @@ func (h *SendMessageRequestHeaderV2) EncodeTo(c *wire.Command) {
 	putBool(c, "m", h.Batch)
 	putOptString(c, "n", h.BrokerName)
 	putOptString(c, "bname", h.Bname)
+	c.MarkHeader(from, true, putOrderSendMessageRequestHeaderV2)
 }
 
 // DecodeFrom implements Header.
@@ -158,12 +168,17 @@ type SendMessageResponseHeader struct {
 	TransactionId string // transactionId: String
 }
 
+// putOrderSendMessageResponseHeader lists SendMessageResponseHeader's fields in the order Java puts them into extFields.
+var putOrderSendMessageResponseHeader = []string{"queueOffset", "msgId", "transactionId", "queueId"}
+
 // EncodeTo implements Header.
 func (h *SendMessageResponseHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "msgId", h.MsgId)
 	putInt32(c, "queueId", h.QueueId)
 	putInt64(c, "queueOffset", h.QueueOffset)
 	putOptString(c, "transactionId", h.TransactionId)
+	c.MarkHeader(from, true, putOrderSendMessageResponseHeader)
 }
 
 // DecodeFrom implements Header.
@@ -192,8 +207,12 @@ type EndTransactionRequestHeader struct {
 	Bname                string // bname: String (from RpcRequestHeader)
 }
 
+// putOrderEndTransactionRequestHeader lists EndTransactionRequestHeader's fields in the order Java puts them into extFields.
+var putOrderEndTransactionRequestHeader = []string{"fromTransactionCheck", "transactionId", "msgId", "tranStateTableOffset", "commitOrRollback", "commitLogOffset", "bname", "producerGroup"}
+
 // EncodeTo implements Header.
 func (h *EndTransactionRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "producerGroup", h.ProducerGroup)
 	putInt64(c, "tranStateTableOffset", h.TranStateTableOffset)
 	putInt64(c, "commitLogOffset", h.CommitLogOffset)
@@ -202,6 +221,7 @@ func (h *EndTransactionRequestHeader) EncodeTo(c *wire.Command) {
 	putString(c, "msgId", h.MsgId)
 	putOptString(c, "transactionId", h.TransactionId)
 	putOptString(c, "bname", h.Bname)
+	c.MarkHeader(from, false, putOrderEndTransactionRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -244,14 +264,19 @@ type CheckTransactionStateRequestHeader struct {
 	Bname                string // bname: String (from RpcRequestHeader)
 }
 
+// putOrderCheckTransactionStateRequestHeader lists CheckTransactionStateRequestHeader's fields in the order Java puts them into extFields.
+var putOrderCheckTransactionStateRequestHeader = []string{"commitLogOffset", "transactionId", "bname", "tranStateTableOffset", "offsetMsgId", "msgId"}
+
 // EncodeTo implements Header.
 func (h *CheckTransactionStateRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putInt64(c, "tranStateTableOffset", h.TranStateTableOffset)
 	putInt64(c, "commitLogOffset", h.CommitLogOffset)
 	putOptString(c, "msgId", h.MsgId)
 	putOptString(c, "transactionId", h.TransactionId)
 	putOptString(c, "offsetMsgId", h.OffsetMsgId)
 	putOptString(c, "bname", h.Bname)
+	c.MarkHeader(from, false, putOrderCheckTransactionStateRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -277,12 +302,17 @@ type CheckTransactionStateResponseHeader struct {
 	CommitOrRollback     int32  // commitOrRollback: Integer, @CFNotNull
 }
 
+// putOrderCheckTransactionStateResponseHeader lists CheckTransactionStateResponseHeader's fields in the order Java puts them into extFields.
+var putOrderCheckTransactionStateResponseHeader = []string{"tranStateTableOffset", "commitOrRollback", "producerGroup", "commitLogOffset"}
+
 // EncodeTo implements Header.
 func (h *CheckTransactionStateResponseHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "producerGroup", h.ProducerGroup)
 	putInt64(c, "tranStateTableOffset", h.TranStateTableOffset)
 	putInt64(c, "commitLogOffset", h.CommitLogOffset)
 	putInt32(c, "commitOrRollback", h.CommitOrRollback)
+	c.MarkHeader(from, false, putOrderCheckTransactionStateResponseHeader)
 }
 
 // DecodeFrom implements Header.
@@ -316,8 +346,12 @@ type ReplyMessageRequestHeader struct {
 	StoreTimestamp        int64      // storeTimestamp: long, @CFNotNull
 }
 
+// putOrderReplyMessageRequestHeader lists ReplyMessageRequestHeader's fields in the order Java puts them into extFields.
+var putOrderReplyMessageRequestHeader = []string{"topic", "bornTimestamp", "storeHost", "properties", "producerGroup", "unitMode", "defaultTopicQueueNums", "defaultTopic", "bornHost", "queueId", "flag", "sysFlag", "reconsumeTimes", "storeTimestamp"}
+
 // EncodeTo implements Header.
 func (h *ReplyMessageRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "producerGroup", h.ProducerGroup)
 	putString(c, "topic", h.Topic)
 	putString(c, "defaultTopic", h.DefaultTopic)
@@ -332,6 +366,7 @@ func (h *ReplyMessageRequestHeader) EncodeTo(c *wire.Command) {
 	putString(c, "bornHost", h.BornHost)
 	putString(c, "storeHost", h.StoreHost)
 	putInt64(c, "storeTimestamp", h.StoreTimestamp)
+	c.MarkHeader(from, false, putOrderReplyMessageRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -377,8 +412,12 @@ type PullMessageRequestHeader struct {
 	Bname                string     // bname: String (from RpcRequestHeader)
 }
 
+// putOrderPullMessageRequestHeader lists PullMessageRequestHeader's fields in the order Java puts them into extFields.
+var putOrderPullMessageRequestHeader = []string{"maxMsgNums", "sysFlag", "suspendTimeoutMillis", "commitOffset", "queueId", "consumerGroup", "bname", "subVersion", "queueOffset", "expressionType", "subscription", "topic"}
+
 // EncodeTo implements Header.
 func (h *PullMessageRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "consumerGroup", h.ConsumerGroup)
 	putString(c, "topic", h.Topic)
 	putInt32(c, "queueId", h.QueueId)
@@ -391,6 +430,7 @@ func (h *PullMessageRequestHeader) EncodeTo(c *wire.Command) {
 	putOptInt64(c, "subVersion", h.SubVersion)
 	putOptString(c, "expressionType", h.ExpressionType)
 	putOptString(c, "bname", h.Bname)
+	c.MarkHeader(from, true, putOrderPullMessageRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -421,12 +461,17 @@ type PullMessageResponseHeader struct {
 	MaxOffset            int64 // maxOffset: Long, @CFNotNull
 }
 
+// putOrderPullMessageResponseHeader lists PullMessageResponseHeader's fields in the order Java puts them into extFields.
+var putOrderPullMessageResponseHeader = []string{"maxOffset", "minOffset", "suggestWhichBrokerId", "nextBeginOffset"}
+
 // EncodeTo implements Header.
 func (h *PullMessageResponseHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putInt64(c, "suggestWhichBrokerId", h.SuggestWhichBrokerId)
 	putInt64(c, "nextBeginOffset", h.NextBeginOffset)
 	putInt64(c, "minOffset", h.MinOffset)
 	putInt64(c, "maxOffset", h.MaxOffset)
+	c.MarkHeader(from, true, putOrderPullMessageResponseHeader)
 }
 
 // DecodeFrom implements Header.
@@ -451,12 +496,17 @@ type QueryConsumerOffsetRequestHeader struct {
 	Bname         string // bname: String (from RpcRequestHeader)
 }
 
+// putOrderQueryConsumerOffsetRequestHeader lists QueryConsumerOffsetRequestHeader's fields in the order Java puts them into extFields.
+var putOrderQueryConsumerOffsetRequestHeader = []string{"consumerGroup", "topic", "bname", "queueId"}
+
 // EncodeTo implements Header.
 func (h *QueryConsumerOffsetRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "consumerGroup", h.ConsumerGroup)
 	putString(c, "topic", h.Topic)
 	putInt32(c, "queueId", h.QueueId)
 	putOptString(c, "bname", h.Bname)
+	c.MarkHeader(from, false, putOrderQueryConsumerOffsetRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -475,9 +525,14 @@ type QueryConsumerOffsetResponseHeader struct {
 	Offset int64 // offset: Long, @CFNotNull
 }
 
+// putOrderQueryConsumerOffsetResponseHeader lists QueryConsumerOffsetResponseHeader's fields in the order Java puts them into extFields.
+var putOrderQueryConsumerOffsetResponseHeader = []string{"offset"}
+
 // EncodeTo implements Header.
 func (h *QueryConsumerOffsetResponseHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putInt64(c, "offset", h.Offset)
+	c.MarkHeader(from, false, putOrderQueryConsumerOffsetResponseHeader)
 }
 
 // DecodeFrom implements Header.
@@ -500,13 +555,18 @@ type UpdateConsumerOffsetRequestHeader struct {
 	Bname         string // bname: String (from RpcRequestHeader)
 }
 
+// putOrderUpdateConsumerOffsetRequestHeader lists UpdateConsumerOffsetRequestHeader's fields in the order Java puts them into extFields.
+var putOrderUpdateConsumerOffsetRequestHeader = []string{"topic", "consumerGroup", "queueId", "bname", "commitOffset"}
+
 // EncodeTo implements Header.
 func (h *UpdateConsumerOffsetRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "consumerGroup", h.ConsumerGroup)
 	putString(c, "topic", h.Topic)
 	putInt32(c, "queueId", h.QueueId)
 	putInt64(c, "commitOffset", h.CommitOffset)
 	putOptString(c, "bname", h.Bname)
+	c.MarkHeader(from, false, putOrderUpdateConsumerOffsetRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -546,8 +606,12 @@ type ConsumerSendMsgBackRequestHeader struct {
 	Bname             string     // bname: String (from RpcRequestHeader)
 }
 
+// putOrderConsumerSendMsgBackRequestHeader lists ConsumerSendMsgBackRequestHeader's fields in the order Java puts them into extFields.
+var putOrderConsumerSendMsgBackRequestHeader = []string{"originMsgId", "group", "unitMode", "maxReconsumeTimes", "bname", "originTopic", "offset", "delayLevel"}
+
 // EncodeTo implements Header.
 func (h *ConsumerSendMsgBackRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putInt64(c, "offset", h.Offset)
 	putString(c, "group", h.Group)
 	putInt32(c, "delayLevel", h.DelayLevel)
@@ -556,6 +620,7 @@ func (h *ConsumerSendMsgBackRequestHeader) EncodeTo(c *wire.Command) {
 	putBool(c, "unitMode", h.UnitMode)
 	putOptInt32(c, "maxReconsumeTimes", h.MaxReconsumeTimes)
 	putOptString(c, "bname", h.Bname)
+	c.MarkHeader(from, false, putOrderConsumerSendMsgBackRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -580,9 +645,14 @@ type GetConsumerListByGroupRequestHeader struct {
 	ConsumerGroup string // consumerGroup: String, @CFNotNull
 }
 
+// putOrderGetConsumerListByGroupRequestHeader lists GetConsumerListByGroupRequestHeader's fields in the order Java puts them into extFields.
+var putOrderGetConsumerListByGroupRequestHeader = []string{"consumerGroup"}
+
 // EncodeTo implements Header.
 func (h *GetConsumerListByGroupRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "consumerGroup", h.ConsumerGroup)
+	c.MarkHeader(from, false, putOrderGetConsumerListByGroupRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -612,11 +682,16 @@ type UnregisterClientRequestHeader struct {
 	ConsumerGroup string // consumerGroup: String, @CFNullable
 }
 
+// putOrderUnregisterClientRequestHeader lists UnregisterClientRequestHeader's fields in the order Java puts them into extFields.
+var putOrderUnregisterClientRequestHeader = []string{"consumerGroup", "clientID", "producerGroup"}
+
 // EncodeTo implements Header.
 func (h *UnregisterClientRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "clientID", h.ClientID)
 	putOptString(c, "producerGroup", h.ProducerGroup)
 	putOptString(c, "consumerGroup", h.ConsumerGroup)
+	c.MarkHeader(from, false, putOrderUnregisterClientRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -646,9 +721,14 @@ type NotifyConsumerIdsChangedRequestHeader struct {
 	ConsumerGroup string // consumerGroup: String, @CFNotNull
 }
 
+// putOrderNotifyConsumerIdsChangedRequestHeader lists NotifyConsumerIdsChangedRequestHeader's fields in the order Java puts them into extFields.
+var putOrderNotifyConsumerIdsChangedRequestHeader = []string{"consumerGroup"}
+
 // EncodeTo implements Header.
 func (h *NotifyConsumerIdsChangedRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "consumerGroup", h.ConsumerGroup)
+	c.MarkHeader(from, false, putOrderNotifyConsumerIdsChangedRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -670,12 +750,17 @@ type ResetOffsetRequestHeader struct {
 	IsForce   bool   // isForce: boolean, @CFNotNull
 }
 
+// putOrderResetOffsetRequestHeader lists ResetOffsetRequestHeader's fields in the order Java puts them into extFields.
+var putOrderResetOffsetRequestHeader = []string{"group", "timestamp", "topic", "isForce"}
+
 // EncodeTo implements Header.
 func (h *ResetOffsetRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "topic", h.Topic)
 	putString(c, "group", h.Group)
 	putInt64(c, "timestamp", h.Timestamp)
 	putBool(c, "isForce", h.IsForce)
+	c.MarkHeader(from, false, putOrderResetOffsetRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -699,11 +784,16 @@ type GetConsumerStatusRequestHeader struct {
 	ClientAddr string // clientAddr: String, @CFNullable
 }
 
+// putOrderGetConsumerStatusRequestHeader lists GetConsumerStatusRequestHeader's fields in the order Java puts them into extFields.
+var putOrderGetConsumerStatusRequestHeader = []string{"clientAddr", "topic", "group"}
+
 // EncodeTo implements Header.
 func (h *GetConsumerStatusRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "topic", h.Topic)
 	putString(c, "group", h.Group)
 	putOptString(c, "clientAddr", h.ClientAddr)
+	c.MarkHeader(from, false, putOrderGetConsumerStatusRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -725,11 +815,16 @@ type GetConsumerRunningInfoRequestHeader struct {
 	JstackEnable  bool   // jstackEnable: boolean, @CFNullable
 }
 
+// putOrderGetConsumerRunningInfoRequestHeader lists GetConsumerRunningInfoRequestHeader's fields in the order Java puts them into extFields.
+var putOrderGetConsumerRunningInfoRequestHeader = []string{"clientId", "consumerGroup", "jstackEnable"}
+
 // EncodeTo implements Header.
 func (h *GetConsumerRunningInfoRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "consumerGroup", h.ConsumerGroup)
 	putString(c, "clientId", h.ClientId)
 	putBool(c, "jstackEnable", h.JstackEnable)
+	c.MarkHeader(from, false, putOrderGetConsumerRunningInfoRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -753,12 +848,17 @@ type ConsumeMessageDirectlyResultRequestHeader struct {
 	BrokerName    string // brokerName: String, @CFNullable
 }
 
+// putOrderConsumeMessageDirectlyResultRequestHeader lists ConsumeMessageDirectlyResultRequestHeader's fields in the order Java puts them into extFields.
+var putOrderConsumeMessageDirectlyResultRequestHeader = []string{"clientId", "msgId", "consumerGroup", "brokerName"}
+
 // EncodeTo implements Header.
 func (h *ConsumeMessageDirectlyResultRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "consumerGroup", h.ConsumerGroup)
 	putOptString(c, "clientId", h.ClientId)
 	putOptString(c, "msgId", h.MsgId)
 	putOptString(c, "brokerName", h.BrokerName)
+	c.MarkHeader(from, false, putOrderConsumeMessageDirectlyResultRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -783,12 +883,17 @@ type SearchOffsetRequestHeader struct {
 	Bname     string // bname: String (from RpcRequestHeader)
 }
 
+// putOrderSearchOffsetRequestHeader lists SearchOffsetRequestHeader's fields in the order Java puts them into extFields.
+var putOrderSearchOffsetRequestHeader = []string{"timestamp", "topic", "bname", "queueId"}
+
 // EncodeTo implements Header.
 func (h *SearchOffsetRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "topic", h.Topic)
 	putInt32(c, "queueId", h.QueueId)
 	putInt64(c, "timestamp", h.Timestamp)
 	putOptString(c, "bname", h.Bname)
+	c.MarkHeader(from, false, putOrderSearchOffsetRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -807,9 +912,14 @@ type SearchOffsetResponseHeader struct {
 	Offset int64 // offset: Long, @CFNotNull
 }
 
+// putOrderSearchOffsetResponseHeader lists SearchOffsetResponseHeader's fields in the order Java puts them into extFields.
+var putOrderSearchOffsetResponseHeader = []string{"offset"}
+
 // EncodeTo implements Header.
 func (h *SearchOffsetResponseHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putInt64(c, "offset", h.Offset)
+	c.MarkHeader(from, false, putOrderSearchOffsetResponseHeader)
 }
 
 // DecodeFrom implements Header.
@@ -830,11 +940,16 @@ type GetMaxOffsetRequestHeader struct {
 	Bname   string // bname: String (from RpcRequestHeader)
 }
 
+// putOrderGetMaxOffsetRequestHeader lists GetMaxOffsetRequestHeader's fields in the order Java puts them into extFields.
+var putOrderGetMaxOffsetRequestHeader = []string{"queueId", "topic", "bname"}
+
 // EncodeTo implements Header.
 func (h *GetMaxOffsetRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "topic", h.Topic)
 	putInt32(c, "queueId", h.QueueId)
 	putOptString(c, "bname", h.Bname)
+	c.MarkHeader(from, false, putOrderGetMaxOffsetRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -852,9 +967,14 @@ type GetMaxOffsetResponseHeader struct {
 	Offset int64 // offset: Long, @CFNotNull
 }
 
+// putOrderGetMaxOffsetResponseHeader lists GetMaxOffsetResponseHeader's fields in the order Java puts them into extFields.
+var putOrderGetMaxOffsetResponseHeader = []string{"offset"}
+
 // EncodeTo implements Header.
 func (h *GetMaxOffsetResponseHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putInt64(c, "offset", h.Offset)
+	c.MarkHeader(from, false, putOrderGetMaxOffsetResponseHeader)
 }
 
 // DecodeFrom implements Header.
@@ -873,11 +993,16 @@ type GetMinOffsetRequestHeader struct {
 	Bname   string // bname: String (from RpcRequestHeader)
 }
 
+// putOrderGetMinOffsetRequestHeader lists GetMinOffsetRequestHeader's fields in the order Java puts them into extFields.
+var putOrderGetMinOffsetRequestHeader = []string{"topic", "queueId", "bname"}
+
 // EncodeTo implements Header.
 func (h *GetMinOffsetRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "topic", h.Topic)
 	putInt32(c, "queueId", h.QueueId)
 	putOptString(c, "bname", h.Bname)
+	c.MarkHeader(from, false, putOrderGetMinOffsetRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -895,9 +1020,14 @@ type GetMinOffsetResponseHeader struct {
 	Offset int64 // offset: Long, @CFNotNull
 }
 
+// putOrderGetMinOffsetResponseHeader lists GetMinOffsetResponseHeader's fields in the order Java puts them into extFields.
+var putOrderGetMinOffsetResponseHeader = []string{"offset"}
+
 // EncodeTo implements Header.
 func (h *GetMinOffsetResponseHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putInt64(c, "offset", h.Offset)
+	c.MarkHeader(from, false, putOrderGetMinOffsetResponseHeader)
 }
 
 // DecodeFrom implements Header.
@@ -916,11 +1046,16 @@ type GetEarliestMsgStoretimeRequestHeader struct {
 	Bname   string // bname: String (from RpcRequestHeader)
 }
 
+// putOrderGetEarliestMsgStoretimeRequestHeader lists GetEarliestMsgStoretimeRequestHeader's fields in the order Java puts them into extFields.
+var putOrderGetEarliestMsgStoretimeRequestHeader = []string{"queueId", "bname", "topic"}
+
 // EncodeTo implements Header.
 func (h *GetEarliestMsgStoretimeRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "topic", h.Topic)
 	putInt32(c, "queueId", h.QueueId)
 	putOptString(c, "bname", h.Bname)
+	c.MarkHeader(from, false, putOrderGetEarliestMsgStoretimeRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -938,9 +1073,14 @@ type GetEarliestMsgStoretimeResponseHeader struct {
 	Timestamp int64 // timestamp: Long, @CFNotNull
 }
 
+// putOrderGetEarliestMsgStoretimeResponseHeader lists GetEarliestMsgStoretimeResponseHeader's fields in the order Java puts them into extFields.
+var putOrderGetEarliestMsgStoretimeResponseHeader = []string{"timestamp"}
+
 // EncodeTo implements Header.
 func (h *GetEarliestMsgStoretimeResponseHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putInt64(c, "timestamp", h.Timestamp)
+	c.MarkHeader(from, false, putOrderGetEarliestMsgStoretimeResponseHeader)
 }
 
 // DecodeFrom implements Header.
@@ -958,9 +1098,14 @@ type ViewMessageRequestHeader struct {
 	Offset int64 // offset: Long, @CFNotNull
 }
 
+// putOrderViewMessageRequestHeader lists ViewMessageRequestHeader's fields in the order Java puts them into extFields.
+var putOrderViewMessageRequestHeader = []string{"offset"}
+
 // EncodeTo implements Header.
 func (h *ViewMessageRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putInt64(c, "offset", h.Offset)
+	c.MarkHeader(from, false, putOrderViewMessageRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -994,13 +1139,18 @@ type QueryMessageRequestHeader struct {
 	EndTimestamp   int64  // endTimestamp: Long, @CFNotNull
 }
 
+// putOrderQueryMessageRequestHeader lists QueryMessageRequestHeader's fields in the order Java puts them into extFields.
+var putOrderQueryMessageRequestHeader = []string{"endTimestamp", "maxNum", "key", "topic", "beginTimestamp"}
+
 // EncodeTo implements Header.
 func (h *QueryMessageRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "topic", h.Topic)
 	putString(c, "key", h.Key)
 	putInt32(c, "maxNum", h.MaxNum)
 	putInt64(c, "beginTimestamp", h.BeginTimestamp)
 	putInt64(c, "endTimestamp", h.EndTimestamp)
+	c.MarkHeader(from, false, putOrderQueryMessageRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1021,10 +1171,15 @@ type QueryMessageResponseHeader struct {
 	IndexLastUpdatePhyoffset int64 // indexLastUpdatePhyoffset: Long, @CFNotNull
 }
 
+// putOrderQueryMessageResponseHeader lists QueryMessageResponseHeader's fields in the order Java puts them into extFields.
+var putOrderQueryMessageResponseHeader = []string{"indexLastUpdatePhyoffset", "indexLastUpdateTimestamp"}
+
 // EncodeTo implements Header.
 func (h *QueryMessageResponseHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putInt64(c, "indexLastUpdateTimestamp", h.IndexLastUpdateTimestamp)
 	putInt64(c, "indexLastUpdatePhyoffset", h.IndexLastUpdatePhyoffset)
+	c.MarkHeader(from, false, putOrderQueryMessageResponseHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1052,8 +1207,12 @@ type CreateTopicRequestHeader struct {
 	Order           bool        // order: Boolean = false, @CFNotNull
 }
 
+// putOrderCreateTopicRequestHeader lists CreateTopicRequestHeader's fields in the order Java puts them into extFields.
+var putOrderCreateTopicRequestHeader = []string{"readQueueNums", "perm", "writeQueueNums", "topicFilterType", "topic", "defaultTopic", "topicSysFlag", "order"}
+
 // EncodeTo implements Header.
 func (h *CreateTopicRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putOptString(c, "topic", h.Topic)
 	putNullableString(c, "defaultTopic", h.DefaultTopic)
 	putInt32(c, "readQueueNums", h.ReadQueueNums)
@@ -1062,6 +1221,7 @@ func (h *CreateTopicRequestHeader) EncodeTo(c *wire.Command) {
 	putString(c, "topicFilterType", h.TopicFilterType)
 	putOptInt32(c, "topicSysFlag", h.TopicSysFlag)
 	putBool(c, "order", h.Order)
+	c.MarkHeader(from, false, putOrderCreateTopicRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1087,9 +1247,14 @@ type DeleteTopicRequestHeader struct {
 	Topic string // topic: String, @CFNotNull (blank: "" when absent here)
 }
 
+// putOrderDeleteTopicRequestHeader lists DeleteTopicRequestHeader's fields in the order Java puts them into extFields.
+var putOrderDeleteTopicRequestHeader = []string{"topic"}
+
 // EncodeTo implements Header.
 func (h *DeleteTopicRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putOptString(c, "topic", h.Topic)
+	c.MarkHeader(from, false, putOrderDeleteTopicRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1115,9 +1280,14 @@ type GetBrokerConfigResponseHeader struct {
 	Version string // version: String, @CFNotNull
 }
 
+// putOrderGetBrokerConfigResponseHeader lists GetBrokerConfigResponseHeader's fields in the order Java puts them into extFields.
+var putOrderGetBrokerConfigResponseHeader = []string{"version"}
+
 // EncodeTo implements Header.
 func (h *GetBrokerConfigResponseHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "version", h.Version)
+	c.MarkHeader(from, false, putOrderGetBrokerConfigResponseHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1134,10 +1304,15 @@ type DeleteSubscriptionGroupRequestHeader struct {
 	RemoveOffset bool   // removeOffset: boolean
 }
 
+// putOrderDeleteSubscriptionGroupRequestHeader lists DeleteSubscriptionGroupRequestHeader's fields in the order Java puts them into extFields.
+var putOrderDeleteSubscriptionGroupRequestHeader = []string{"groupName", "removeOffset"}
+
 // EncodeTo implements Header.
 func (h *DeleteSubscriptionGroupRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "groupName", h.GroupName)
 	putBool(c, "removeOffset", h.RemoveOffset)
+	c.MarkHeader(from, false, putOrderDeleteSubscriptionGroupRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1154,9 +1329,14 @@ type GetTopicStatsInfoRequestHeader struct {
 	Topic string // topic: String, @CFNotNull
 }
 
+// putOrderGetTopicStatsInfoRequestHeader lists GetTopicStatsInfoRequestHeader's fields in the order Java puts them into extFields.
+var putOrderGetTopicStatsInfoRequestHeader = []string{"topic"}
+
 // EncodeTo implements Header.
 func (h *GetTopicStatsInfoRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "topic", h.Topic)
+	c.MarkHeader(from, false, putOrderGetTopicStatsInfoRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1172,9 +1352,14 @@ type GetConsumerConnectionListRequestHeader struct {
 	ConsumerGroup string // consumerGroup: String, @CFNotNull
 }
 
+// putOrderGetConsumerConnectionListRequestHeader lists GetConsumerConnectionListRequestHeader's fields in the order Java puts them into extFields.
+var putOrderGetConsumerConnectionListRequestHeader = []string{"consumerGroup"}
+
 // EncodeTo implements Header.
 func (h *GetConsumerConnectionListRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "consumerGroup", h.ConsumerGroup)
+	c.MarkHeader(from, false, putOrderGetConsumerConnectionListRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1190,9 +1375,14 @@ type GetProducerConnectionListRequestHeader struct {
 	ProducerGroup string // producerGroup: String, @CFNotNull
 }
 
+// putOrderGetProducerConnectionListRequestHeader lists GetProducerConnectionListRequestHeader's fields in the order Java puts them into extFields.
+var putOrderGetProducerConnectionListRequestHeader = []string{"producerGroup"}
+
 // EncodeTo implements Header.
 func (h *GetProducerConnectionListRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "producerGroup", h.ProducerGroup)
+	c.MarkHeader(from, false, putOrderGetProducerConnectionListRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1209,10 +1399,15 @@ type GetConsumeStatsRequestHeader struct {
 	Topic         string // topic: String
 }
 
+// putOrderGetConsumeStatsRequestHeader lists GetConsumeStatsRequestHeader's fields in the order Java puts them into extFields.
+var putOrderGetConsumeStatsRequestHeader = []string{"consumerGroup", "topic"}
+
 // EncodeTo implements Header.
 func (h *GetConsumeStatsRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "consumerGroup", h.ConsumerGroup)
 	putOptString(c, "topic", h.Topic)
+	c.MarkHeader(from, false, putOrderGetConsumeStatsRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1229,9 +1424,14 @@ type GetConsumeStatsInBrokerHeader struct {
 	IsOrder bool // isOrder: boolean, @CFNotNull
 }
 
+// putOrderGetConsumeStatsInBrokerHeader lists GetConsumeStatsInBrokerHeader's fields in the order Java puts them into extFields.
+var putOrderGetConsumeStatsInBrokerHeader = []string{"isOrder"}
+
 // EncodeTo implements Header.
 func (h *GetConsumeStatsInBrokerHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putBool(c, "isOrder", h.IsOrder)
+	c.MarkHeader(from, false, putOrderGetConsumeStatsInBrokerHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1257,9 +1457,14 @@ type QueryTopicConsumeByWhoRequestHeader struct {
 	Topic string // topic: String, @CFNotNull
 }
 
+// putOrderQueryTopicConsumeByWhoRequestHeader lists QueryTopicConsumeByWhoRequestHeader's fields in the order Java puts them into extFields.
+var putOrderQueryTopicConsumeByWhoRequestHeader = []string{"topic"}
+
 // EncodeTo implements Header.
 func (h *QueryTopicConsumeByWhoRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "topic", h.Topic)
+	c.MarkHeader(from, false, putOrderQueryTopicConsumeByWhoRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1276,10 +1481,15 @@ type QueryConsumeTimeSpanRequestHeader struct {
 	Group string // group: String, @CFNotNull
 }
 
+// putOrderQueryConsumeTimeSpanRequestHeader lists QueryConsumeTimeSpanRequestHeader's fields in the order Java puts them into extFields.
+var putOrderQueryConsumeTimeSpanRequestHeader = []string{"topic", "group"}
+
 // EncodeTo implements Header.
 func (h *QueryConsumeTimeSpanRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "topic", h.Topic)
 	putString(c, "group", h.Group)
+	c.MarkHeader(from, false, putOrderQueryConsumeTimeSpanRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1298,11 +1508,16 @@ type QueryCorrectionOffsetHeader struct {
 	Topic        string // topic: String, @CFNotNull
 }
 
+// putOrderQueryCorrectionOffsetHeader lists QueryCorrectionOffsetHeader's fields in the order Java puts them into extFields.
+var putOrderQueryCorrectionOffsetHeader = []string{"topic", "compareGroup", "filterGroups"}
+
 // EncodeTo implements Header.
 func (h *QueryCorrectionOffsetHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putOptString(c, "filterGroups", h.FilterGroups)
 	putString(c, "compareGroup", h.CompareGroup)
 	putString(c, "topic", h.Topic)
+	c.MarkHeader(from, false, putOrderQueryCorrectionOffsetHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1323,12 +1538,17 @@ type CloneGroupOffsetRequestHeader struct {
 	Offline   bool   // offline: boolean
 }
 
+// putOrderCloneGroupOffsetRequestHeader lists CloneGroupOffsetRequestHeader's fields in the order Java puts them into extFields.
+var putOrderCloneGroupOffsetRequestHeader = []string{"destGroup", "offline", "srcGroup", "topic"}
+
 // EncodeTo implements Header.
 func (h *CloneGroupOffsetRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "srcGroup", h.SrcGroup)
 	putString(c, "destGroup", h.DestGroup)
 	putOptString(c, "topic", h.Topic)
 	putBool(c, "offline", h.Offline)
+	c.MarkHeader(from, false, putOrderCloneGroupOffsetRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1348,10 +1568,15 @@ type ViewBrokerStatsDataRequestHeader struct {
 	StatsKey  string // statsKey: String, @CFNotNull
 }
 
+// putOrderViewBrokerStatsDataRequestHeader lists ViewBrokerStatsDataRequestHeader's fields in the order Java puts them into extFields.
+var putOrderViewBrokerStatsDataRequestHeader = []string{"statsName", "statsKey"}
+
 // EncodeTo implements Header.
 func (h *ViewBrokerStatsDataRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "statsName", h.StatsName)
 	putString(c, "statsKey", h.StatsKey)
+	c.MarkHeader(from, false, putOrderViewBrokerStatsDataRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1372,13 +1597,18 @@ type QueryConsumeQueueRequestHeader struct {
 	ConsumerGroup string // consumerGroup: String
 }
 
+// putOrderQueryConsumeQueueRequestHeader lists QueryConsumeQueueRequestHeader's fields in the order Java puts them into extFields.
+var putOrderQueryConsumeQueueRequestHeader = []string{"topic", "index", "count", "consumerGroup", "queueId"}
+
 // EncodeTo implements Header.
 func (h *QueryConsumeQueueRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putOptString(c, "topic", h.Topic)
 	putInt32(c, "queueId", h.QueueId)
 	putInt64(c, "index", h.Index)
 	putInt32(c, "count", h.Count)
 	putOptString(c, "consumerGroup", h.ConsumerGroup)
+	c.MarkHeader(from, false, putOrderQueryConsumeQueueRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1398,9 +1628,14 @@ type ResumeCheckHalfMessageRequestHeader struct {
 	MsgId string // msgId: String, @CFNullable
 }
 
+// putOrderResumeCheckHalfMessageRequestHeader lists ResumeCheckHalfMessageRequestHeader's fields in the order Java puts them into extFields.
+var putOrderResumeCheckHalfMessageRequestHeader = []string{"msgId"}
+
 // EncodeTo implements Header.
 func (h *ResumeCheckHalfMessageRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putOptString(c, "msgId", h.MsgId)
+	c.MarkHeader(from, false, putOrderResumeCheckHalfMessageRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1423,8 +1658,12 @@ type CreateAccessConfigRequestHeader struct {
 	GroupPerms         string // groupPerms: String
 }
 
+// putOrderCreateAccessConfigRequestHeader lists CreateAccessConfigRequestHeader's fields in the order Java puts them into extFields.
+var putOrderCreateAccessConfigRequestHeader = []string{"topicPerms", "admin", "secretKey", "accessKey", "whiteRemoteAddress", "defaultTopicPerm", "defaultGroupPerm", "groupPerms"}
+
 // EncodeTo implements Header.
 func (h *CreateAccessConfigRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "accessKey", h.AccessKey)
 	putOptString(c, "secretKey", h.SecretKey)
 	putOptString(c, "whiteRemoteAddress", h.WhiteRemoteAddress)
@@ -1433,6 +1672,7 @@ func (h *CreateAccessConfigRequestHeader) EncodeTo(c *wire.Command) {
 	putOptString(c, "defaultGroupPerm", h.DefaultGroupPerm)
 	putOptString(c, "topicPerms", h.TopicPerms)
 	putOptString(c, "groupPerms", h.GroupPerms)
+	c.MarkHeader(from, false, putOrderCreateAccessConfigRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1455,9 +1695,14 @@ type DeleteAccessConfigRequestHeader struct {
 	AccessKey string // accessKey: String, @CFNotNull
 }
 
+// putOrderDeleteAccessConfigRequestHeader lists DeleteAccessConfigRequestHeader's fields in the order Java puts them into extFields.
+var putOrderDeleteAccessConfigRequestHeader = []string{"accessKey"}
+
 // EncodeTo implements Header.
 func (h *DeleteAccessConfigRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "accessKey", h.AccessKey)
+	c.MarkHeader(from, false, putOrderDeleteAccessConfigRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1477,10 +1722,15 @@ type UpdateGlobalWhiteAddrsConfigRequestHeader struct {
 	AclFileFullPath  Opt[string] // aclFileFullPath: String, @CFNotNull (lenient: optional here)
 }
 
+// putOrderUpdateGlobalWhiteAddrsConfigRequestHeader lists UpdateGlobalWhiteAddrsConfigRequestHeader's fields in the order Java puts them into extFields.
+var putOrderUpdateGlobalWhiteAddrsConfigRequestHeader = []string{"globalWhiteAddrs", "aclFileFullPath"}
+
 // EncodeTo implements Header.
 func (h *UpdateGlobalWhiteAddrsConfigRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "globalWhiteAddrs", h.GlobalWhiteAddrs)
 	putNullableString(c, "aclFileFullPath", h.AclFileFullPath)
+	c.MarkHeader(from, false, putOrderUpdateGlobalWhiteAddrsConfigRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1501,13 +1751,18 @@ type GetBrokerAclConfigResponseHeader struct {
 	ClusterName       string // clusterName: String, @CFNotNull
 }
 
+// putOrderGetBrokerAclConfigResponseHeader lists GetBrokerAclConfigResponseHeader's fields in the order Java puts them into extFields.
+var putOrderGetBrokerAclConfigResponseHeader = []string{"clusterName", "allAclFileVersion", "brokerName", "version", "brokerAddr"}
+
 // EncodeTo implements Header.
 func (h *GetBrokerAclConfigResponseHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "version", h.Version)
 	putOptString(c, "allAclFileVersion", h.AllAclFileVersion)
 	putString(c, "brokerName", h.BrokerName)
 	putString(c, "brokerAddr", h.BrokerAddr)
 	putString(c, "clusterName", h.ClusterName)
+	c.MarkHeader(from, false, putOrderGetBrokerAclConfigResponseHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1530,10 +1785,15 @@ type GetRouteInfoRequestHeader struct {
 	AcceptStandardJsonOnly Opt[bool]   // acceptStandardJsonOnly: Boolean, @CFNullable
 }
 
+// putOrderGetRouteInfoRequestHeader lists GetRouteInfoRequestHeader's fields in the order Java puts them into extFields.
+var putOrderGetRouteInfoRequestHeader = []string{"topic", "acceptStandardJsonOnly"}
+
 // EncodeTo implements Header.
 func (h *GetRouteInfoRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putNullableString(c, "topic", h.Topic)
 	putOptBool(c, "acceptStandardJsonOnly", h.AcceptStandardJsonOnly)
+	c.MarkHeader(from, false, putOrderGetRouteInfoRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1558,8 +1818,12 @@ type RegisterBrokerRequestHeader struct {
 	BodyCrc32    int32  // bodyCrc32: Integer = 0
 }
 
+// putOrderRegisterBrokerRequestHeader lists RegisterBrokerRequestHeader's fields in the order Java puts them into extFields.
+var putOrderRegisterBrokerRequestHeader = []string{"brokerName", "brokerAddr", "haServerAddr", "compressed", "clusterName", "brokerId", "bodyCrc32"}
+
 // EncodeTo implements Header.
 func (h *RegisterBrokerRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "brokerName", h.BrokerName)
 	putString(c, "brokerAddr", h.BrokerAddr)
 	putString(c, "clusterName", h.ClusterName)
@@ -1567,6 +1831,7 @@ func (h *RegisterBrokerRequestHeader) EncodeTo(c *wire.Command) {
 	putInt64(c, "brokerId", h.BrokerId)
 	putBool(c, "compressed", h.Compressed)
 	putInt32(c, "bodyCrc32", h.BodyCrc32)
+	c.MarkHeader(from, false, putOrderRegisterBrokerRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1589,10 +1854,15 @@ type RegisterBrokerResponseHeader struct {
 	MasterAddr   string // masterAddr: String, @CFNullable
 }
 
+// putOrderRegisterBrokerResponseHeader lists RegisterBrokerResponseHeader's fields in the order Java puts them into extFields.
+var putOrderRegisterBrokerResponseHeader = []string{"haServerAddr", "masterAddr"}
+
 // EncodeTo implements Header.
 func (h *RegisterBrokerResponseHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putOptString(c, "haServerAddr", h.HaServerAddr)
 	putOptString(c, "masterAddr", h.MasterAddr)
+	c.MarkHeader(from, false, putOrderRegisterBrokerResponseHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1612,12 +1882,17 @@ type UnRegisterBrokerRequestHeader struct {
 	BrokerId    int64       // brokerId: Long, @CFNotNull
 }
 
+// putOrderUnRegisterBrokerRequestHeader lists UnRegisterBrokerRequestHeader's fields in the order Java puts them into extFields.
+var putOrderUnRegisterBrokerRequestHeader = []string{"clusterName", "brokerId", "brokerName", "brokerAddr"}
+
 // EncodeTo implements Header.
 func (h *UnRegisterBrokerRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putNullableString(c, "brokerName", h.BrokerName)
 	putNullableString(c, "brokerAddr", h.BrokerAddr)
 	putNullableString(c, "clusterName", h.ClusterName)
 	putInt64(c, "brokerId", h.BrokerId)
+	c.MarkHeader(from, false, putOrderUnRegisterBrokerRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1639,12 +1914,17 @@ type QueryDataVersionRequestHeader struct {
 	BrokerId    Opt[int64]  // brokerId: Long, @CFNotNull (lenient: optional here)
 }
 
+// putOrderQueryDataVersionRequestHeader lists QueryDataVersionRequestHeader's fields in the order Java puts them into extFields.
+var putOrderQueryDataVersionRequestHeader = []string{"brokerName", "brokerAddr", "clusterName", "brokerId"}
+
 // EncodeTo implements Header.
 func (h *QueryDataVersionRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putNullableString(c, "brokerName", h.BrokerName)
 	putNullableString(c, "brokerAddr", h.BrokerAddr)
 	putNullableString(c, "clusterName", h.ClusterName)
 	putOptInt64(c, "brokerId", h.BrokerId)
+	c.MarkHeader(from, false, putOrderQueryDataVersionRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1663,9 +1943,14 @@ type QueryDataVersionResponseHeader struct {
 	Changed bool // changed: Boolean, @CFNotNull
 }
 
+// putOrderQueryDataVersionResponseHeader lists QueryDataVersionResponseHeader's fields in the order Java puts them into extFields.
+var putOrderQueryDataVersionResponseHeader = []string{"changed"}
+
 // EncodeTo implements Header.
 func (h *QueryDataVersionResponseHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putBool(c, "changed", h.Changed)
+	c.MarkHeader(from, false, putOrderQueryDataVersionResponseHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1683,11 +1968,16 @@ type PutKVConfigRequestHeader struct {
 	Value     string // value: String, @CFNotNull
 }
 
+// putOrderPutKVConfigRequestHeader lists PutKVConfigRequestHeader's fields in the order Java puts them into extFields.
+var putOrderPutKVConfigRequestHeader = []string{"namespace", "value", "key"}
+
 // EncodeTo implements Header.
 func (h *PutKVConfigRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "namespace", h.Namespace)
 	putString(c, "key", h.Key)
 	putString(c, "value", h.Value)
+	c.MarkHeader(from, false, putOrderPutKVConfigRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1706,10 +1996,15 @@ type GetKVConfigRequestHeader struct {
 	Key       Opt[string] // key: String, @CFNotNull (lenient: optional here)
 }
 
+// putOrderGetKVConfigRequestHeader lists GetKVConfigRequestHeader's fields in the order Java puts them into extFields.
+var putOrderGetKVConfigRequestHeader = []string{"namespace", "key"}
+
 // EncodeTo implements Header.
 func (h *GetKVConfigRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putNullableString(c, "namespace", h.Namespace)
 	putNullableString(c, "key", h.Key)
+	c.MarkHeader(from, false, putOrderGetKVConfigRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1726,9 +2021,14 @@ type GetKVConfigResponseHeader struct {
 	Value string // value: String, @CFNullable
 }
 
+// putOrderGetKVConfigResponseHeader lists GetKVConfigResponseHeader's fields in the order Java puts them into extFields.
+var putOrderGetKVConfigResponseHeader = []string{"value"}
+
 // EncodeTo implements Header.
 func (h *GetKVConfigResponseHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putOptString(c, "value", h.Value)
+	c.MarkHeader(from, false, putOrderGetKVConfigResponseHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1745,10 +2045,15 @@ type DeleteKVConfigRequestHeader struct {
 	Key       Opt[string] // key: String, @CFNotNull (lenient: optional here)
 }
 
+// putOrderDeleteKVConfigRequestHeader lists DeleteKVConfigRequestHeader's fields in the order Java puts them into extFields.
+var putOrderDeleteKVConfigRequestHeader = []string{"namespace", "key"}
+
 // EncodeTo implements Header.
 func (h *DeleteKVConfigRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putNullableString(c, "namespace", h.Namespace)
 	putNullableString(c, "key", h.Key)
+	c.MarkHeader(from, false, putOrderDeleteKVConfigRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1765,9 +2070,14 @@ type GetKVListByNamespaceRequestHeader struct {
 	Namespace Opt[string] // namespace: String, @CFNotNull (lenient: optional here)
 }
 
+// putOrderGetKVListByNamespaceRequestHeader lists GetKVListByNamespaceRequestHeader's fields in the order Java puts them into extFields.
+var putOrderGetKVListByNamespaceRequestHeader = []string{"namespace"}
+
 // EncodeTo implements Header.
 func (h *GetKVListByNamespaceRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putNullableString(c, "namespace", h.Namespace)
+	c.MarkHeader(from, false, putOrderGetKVListByNamespaceRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1783,9 +2093,14 @@ type WipeWritePermOfBrokerRequestHeader struct {
 	BrokerName Opt[string] // brokerName: String, @CFNotNull (lenient: optional here)
 }
 
+// putOrderWipeWritePermOfBrokerRequestHeader lists WipeWritePermOfBrokerRequestHeader's fields in the order Java puts them into extFields.
+var putOrderWipeWritePermOfBrokerRequestHeader = []string{"brokerName"}
+
 // EncodeTo implements Header.
 func (h *WipeWritePermOfBrokerRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putNullableString(c, "brokerName", h.BrokerName)
+	c.MarkHeader(from, false, putOrderWipeWritePermOfBrokerRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1801,9 +2116,14 @@ type WipeWritePermOfBrokerResponseHeader struct {
 	WipeTopicCount int32 // wipeTopicCount: Integer, @CFNotNull
 }
 
+// putOrderWipeWritePermOfBrokerResponseHeader lists WipeWritePermOfBrokerResponseHeader's fields in the order Java puts them into extFields.
+var putOrderWipeWritePermOfBrokerResponseHeader = []string{"wipeTopicCount"}
+
 // EncodeTo implements Header.
 func (h *WipeWritePermOfBrokerResponseHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putInt32(c, "wipeTopicCount", h.WipeTopicCount)
+	c.MarkHeader(from, false, putOrderWipeWritePermOfBrokerResponseHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1819,9 +2139,14 @@ type AddWritePermOfBrokerRequestHeader struct {
 	BrokerName Opt[string] // brokerName: String, @CFNotNull (lenient: optional here)
 }
 
+// putOrderAddWritePermOfBrokerRequestHeader lists AddWritePermOfBrokerRequestHeader's fields in the order Java puts them into extFields.
+var putOrderAddWritePermOfBrokerRequestHeader = []string{"brokerName"}
+
 // EncodeTo implements Header.
 func (h *AddWritePermOfBrokerRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putNullableString(c, "brokerName", h.BrokerName)
+	c.MarkHeader(from, false, putOrderAddWritePermOfBrokerRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1837,9 +2162,14 @@ type AddWritePermOfBrokerResponseHeader struct {
 	AddTopicCount int32 // addTopicCount: Integer, @CFNotNull
 }
 
+// putOrderAddWritePermOfBrokerResponseHeader lists AddWritePermOfBrokerResponseHeader's fields in the order Java puts them into extFields.
+var putOrderAddWritePermOfBrokerResponseHeader = []string{"addTopicCount"}
+
 // EncodeTo implements Header.
 func (h *AddWritePermOfBrokerResponseHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putInt32(c, "addTopicCount", h.AddTopicCount)
+	c.MarkHeader(from, false, putOrderAddWritePermOfBrokerResponseHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1858,10 +2188,15 @@ type DeleteTopicFromNamesrvRequestHeader struct {
 	ClusterName string      // clusterName: String
 }
 
+// putOrderDeleteTopicFromNamesrvRequestHeader lists DeleteTopicFromNamesrvRequestHeader's fields in the order Java puts them into extFields.
+var putOrderDeleteTopicFromNamesrvRequestHeader = []string{"topic", "clusterName"}
+
 // EncodeTo implements Header.
 func (h *DeleteTopicFromNamesrvRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putNullableString(c, "topic", h.Topic)
 	putOptString(c, "clusterName", h.ClusterName)
+	c.MarkHeader(from, false, putOrderDeleteTopicFromNamesrvRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1878,9 +2213,14 @@ type GetTopicsByClusterRequestHeader struct {
 	Cluster Opt[string] // cluster: String, @CFNotNull (lenient: optional here)
 }
 
+// putOrderGetTopicsByClusterRequestHeader lists GetTopicsByClusterRequestHeader's fields in the order Java puts them into extFields.
+var putOrderGetTopicsByClusterRequestHeader = []string{"cluster"}
+
 // EncodeTo implements Header.
 func (h *GetTopicsByClusterRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putNullableString(c, "cluster", h.Cluster)
+	c.MarkHeader(from, false, putOrderGetTopicsByClusterRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1899,10 +2239,15 @@ type RegisterOrderTopicRequestHeader struct {
 	OrderTopicString string // orderTopicString: String, @CFNotNull
 }
 
+// putOrderRegisterOrderTopicRequestHeader lists RegisterOrderTopicRequestHeader's fields in the order Java puts them into extFields.
+var putOrderRegisterOrderTopicRequestHeader = []string{"topic", "orderTopicString"}
+
 // EncodeTo implements Header.
 func (h *RegisterOrderTopicRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "topic", h.Topic)
 	putString(c, "orderTopicString", h.OrderTopicString)
+	c.MarkHeader(from, false, putOrderRegisterOrderTopicRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1919,9 +2264,14 @@ type RegisterFilterServerRequestHeader struct {
 	FilterServerAddr string // filterServerAddr: String, @CFNotNull
 }
 
+// putOrderRegisterFilterServerRequestHeader lists RegisterFilterServerRequestHeader's fields in the order Java puts them into extFields.
+var putOrderRegisterFilterServerRequestHeader = []string{"filterServerAddr"}
+
 // EncodeTo implements Header.
 func (h *RegisterFilterServerRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "filterServerAddr", h.FilterServerAddr)
+	c.MarkHeader(from, false, putOrderRegisterFilterServerRequestHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1938,10 +2288,15 @@ type RegisterFilterServerResponseHeader struct {
 	BrokerId   int64  // brokerId: long, @CFNotNull
 }
 
+// putOrderRegisterFilterServerResponseHeader lists RegisterFilterServerResponseHeader's fields in the order Java puts them into extFields.
+var putOrderRegisterFilterServerResponseHeader = []string{"brokerName", "brokerId"}
+
 // EncodeTo implements Header.
 func (h *RegisterFilterServerResponseHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "brokerName", h.BrokerName)
 	putInt64(c, "brokerId", h.BrokerId)
+	c.MarkHeader(from, false, putOrderRegisterFilterServerResponseHeader)
 }
 
 // DecodeFrom implements Header.
@@ -1961,12 +2316,17 @@ type RegisterMessageFilterClassRequestHeader struct {
 	ClassCRC      int32  // classCRC: Integer, @CFNotNull
 }
 
+// putOrderRegisterMessageFilterClassRequestHeader lists RegisterMessageFilterClassRequestHeader's fields in the order Java puts them into extFields.
+var putOrderRegisterMessageFilterClassRequestHeader = []string{"consumerGroup", "topic", "classCRC", "className"}
+
 // EncodeTo implements Header.
 func (h *RegisterMessageFilterClassRequestHeader) EncodeTo(c *wire.Command) {
+	from := len(c.Ext)
 	putString(c, "consumerGroup", h.ConsumerGroup)
 	putString(c, "topic", h.Topic)
 	putString(c, "className", h.ClassName)
 	putInt32(c, "classCRC", h.ClassCRC)
+	c.MarkHeader(from, false, putOrderRegisterMessageFilterClassRequestHeader)
 }
 
 // DecodeFrom implements Header.

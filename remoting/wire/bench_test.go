@@ -18,6 +18,7 @@ func sendV2(st SerializeType) *Command {
 	} {
 		c.AddExt(kv[0], kv[1])
 	}
+	c.MarkHeader(0, true, []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "m"}) // a FastCodesHeader, as EncodeTo marks it
 	c.Body = bytes.Repeat([]byte{'x'}, 1024)
 	return c
 }
@@ -30,6 +31,7 @@ func pullResp(st SerializeType) *Command {
 	} {
 		c.AddExt(kv[0], kv[1])
 	}
+	c.MarkHeader(0, true, []string{"suggestWhichBrokerId", "nextBeginOffset", "maxOffset", "minOffset"})
 	c.Body = bytes.Repeat([]byte{'y'}, 32<<10)
 	return c
 }

@@ -109,7 +109,8 @@ func BinaryHeaderLen(c *Command) int {
 }
 
 // appendBinaryHeader mirrors RocketMQSerializable.rocketMQProtocolEncode:
-// code and version are truncated to 16 bits as Java's writeShort does.
+// code and version are truncated to 16 bits as Java's writeShort does; ext
+// fields in Java's order (extorder.go).
 func appendBinaryHeader(dst []byte, c *Command) []byte {
 	dst = binary.BigEndian.AppendUint16(dst, uint16(c.Code))
 	dst = append(dst, byte(c.Language))
@@ -120,7 +121,13 @@ func appendBinaryHeader(dst []byte, c *Command) []byte {
 	dst = append(dst, c.Remark...)
 	lenAt := len(dst)
 	dst = append(dst, 0, 0, 0, 0)
-	for _, f := range c.Ext {
+	var buf [extOrderInline]int
+	order := extOrder(c, true, buf[:0])
+	for i := range c.Ext {
+		f := &c.Ext[i]
+		if order != nil {
+			f = &c.Ext[order[i]]
+		}
 		dst = binary.BigEndian.AppendUint16(dst, uint16(len(f.Key)))
 		dst = append(dst, f.Key...)
 		dst = binary.BigEndian.AppendUint32(dst, uint32(len(f.Value)))

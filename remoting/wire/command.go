@@ -54,8 +54,10 @@ const (
 	FlagOneway   int32 = 1 << 1
 )
 
-// ExtField is one entry of the header's extFields map. Keys and values are
-// kept in wire order so that a decoded binary header re-encodes byte for byte.
+// ExtField is one entry of the header's extFields map. A decoded command
+// keeps its entries in wire order, so that it re-encodes byte for byte; a
+// command made here (NewRequest, NewResponse) is written in the order Java
+// would write it (see extorder.go).
 type ExtField struct {
 	Key   string
 	Value string
@@ -87,6 +89,8 @@ type Command struct {
 	Payload Payload
 
 	frame     *bytebufferpool.ByteBuffer
+	made      bool       // made by NewRequest or NewResponse: Ext is written in Java's order
+	hdr       headerMark // the entries a typed header wrote (MarkHeader)
 	extInline [inlineExt]ExtField
 }
 
@@ -106,6 +110,7 @@ type Payload interface {
 func NewRequest(code int32) *Command {
 	c := &Command{Code: code, Language: LanguageJava, Version: CurrentVersion}
 	c.Ext = c.extInline[:0]
+	c.made = true
 	return c
 }
 
@@ -122,6 +127,7 @@ func NewResponse(req *Command, code int32, remark string) *Command {
 		Serialize: req.Serialize,
 	}
 	c.Ext = c.extInline[:0]
+	c.made = true
 	return c
 }
 

@@ -25,9 +25,15 @@ func appendJSONHeader(dst []byte, c *Command) []byte {
 	dst = strconv.AppendInt(dst, int64(c.Code), 10)
 	if len(c.Ext) > 0 {
 		dst = append(dst, `,"extFields":{`...)
-		for i, f := range c.Ext {
+		var buf [extOrderInline]int
+		order := extOrder(c, false, buf[:0])
+		for i := range c.Ext {
 			if i > 0 {
 				dst = append(dst, ',')
+			}
+			f := &c.Ext[i]
+			if order != nil {
+				f = &c.Ext[order[i]]
 			}
 			dst = AppendFastjsonString(dst, f.Key)
 			dst = append(dst, ':')

@@ -40,7 +40,10 @@ const leaf = "*"
 var allowed = map[string][]string{
 	// The header codecs parse fields as Integer.parseInt & co do; that
 	// java.lang semantics lives once, in a leaf shared with compat.
-	"remoting/protocol": {"compat/javalang"},
+	"remoting/protocol": {"compat/javalang", "compat/javalang/jhash"},
+	// The wire encoders write ext fields in java.util.HashMap's order
+	// (remoting/wire/extorder.go); that order lives once, in a leaf.
+	"remoting/wire": {"compat/javalang/jhash"},
 }
 
 // globalLogrus are logrus package-level functions that use the global
@@ -174,6 +177,7 @@ func TestImportRules(t *testing.T) {
 		{"remoting/protocol", "remoting/wire", true},
 		{"remoting/protocol", "remoting", false},
 		{"remoting/wire", "compat/javalang", false},
+		{"remoting/wire", "compat/javalang/jhash", true},
 		{"remoting", "compat/javalang", false},
 		{"compat/javalang", "remoting/wire", false},
 		{"compat/javalang", "compat/javaprops", false},

@@ -102,6 +102,18 @@ func spread(h int32) uint32 {
 	return u ^ u>>16
 }
 
+// Bucket is the bucket of a key with hashCode h in a java.util.HashMap
+// created with the default capacity after n keys were put into it (the
+// table doubles from 16 whenever it is more than three quarters full).
+// Java iterates such a map by bucket, and each bucket in insertion order.
+func Bucket(h int32, n int) uint32 {
+	size := defaultCapacity
+	for float64(n) > float64(size)*loadFactor && size < maxCapacity {
+		size <<= 1
+	}
+	return spread(h) & uint32(size-1)
+}
+
 // tableSizeFor is HashMap.tableSizeFor: the power of two >= c (at least 1).
 func tableSizeFor(c int) int {
 	n := 1

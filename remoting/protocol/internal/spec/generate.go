@@ -158,7 +158,7 @@ type Header interface {
 `)
 	uses := s.headerUses()
 	for _, h := range s.Headers {
-		genHeader(b, h, uses[h.Class])
+		genHeader(b, h, uses[h.Class], s.PutOrder(h))
 	}
 	b.WriteString("// NewHeader returns a new, empty header of the Java class with the given\n" +
 		"// simple name (which is also its Go type name), or nil for an unknown one.\n" +
@@ -208,7 +208,7 @@ func joinAnd(names []string) string {
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
-func genHeader(b *bytes.Buffer, h *Header, uses string) {
+func genHeader(b *bytes.Buffer, h *Header, uses string, putOrder []string) {
 	fmt.Fprintf(b, "// %s mirrors Java's %s", h.Class, h.QualifiedName())
 	switch {
 	case h.Extends != "" && h.Fast:
@@ -236,11 +236,21 @@ func genHeader(b *bytes.Buffer, h *Header, uses string) {
 		fmt.Fprintf(b, "\t%s %s // %s\n", f.GoName, f.GoType(), fieldComment(h, &f))
 	}
 	b.WriteString("}\n\n")
-	fmt.Fprintf(b, "// EncodeTo implements Header.\nfunc (h *%s) EncodeTo(c *wire.Command) {\n", h.Class)
+	order := "putOrder" + h.Class
+	fmt.Fprintf(b, "// %s lists %s's fields in the order Java puts them into extFields.\n", order, h.Class)
+	fmt.Fprintf(b, "var %s = []string{", order)
+	for i, k := range putOrder {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(b, "%q", k)
+	}
+	b.WriteString("}\n\n")
+	fmt.Fprintf(b, "// EncodeTo implements Header.\nfunc (h *%s) EncodeTo(c *wire.Command) {\n\tfrom := len(c.Ext)\n", h.Class)
 	for _, f := range h.Fields {
 		fmt.Fprintf(b, "\t%s(c, %q, h.%s)\n", encodeFunc(&f), f.Java, f.GoName)
 	}
-	b.WriteString("}\n\n")
+	fmt.Fprintf(b, "\tc.MarkHeader(from, %v, %s)\n}\n\n", h.Fast, order)
 	fmt.Fprintf(b, "// DecodeFrom implements Header.\nfunc (h *%s) DecodeFrom(c *wire.Command) error {\n", h.Class)
 	if h.Fast {
 		b.WriteString("\td := fieldDecoder{c: c, fast: true}\n")

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/sputnikmq/sputnik/compat/javalang/jhash"
 )
 
 // Spec is a parsed spec.txt.
@@ -463,4 +465,39 @@ func CamelCase(name string) string {
 		b.WriteString(strings.ToLower(part[1:]))
 	}
 	return b.String()
+}
+
+// qualifiedName is the fully qualified name of a header or base class.
+func (s *Spec) qualifiedName(class string) string {
+	for _, h := range append(append([]*Header(nil), s.Headers...), s.Bases...) {
+		if h.Class == class {
+			return h.QualifiedName()
+		}
+	}
+	return class
+}
+
+// PutOrder is the order in which Java's RemotingCommand.makeCustomHeaderToNet
+// puts h's fields into the command's extFields map, which decides their
+// order on the wire where two keys share a bucket: getClazzFields gathers
+// the declared fields of the class and of its bases (subclass first) into a
+// java.util.HashSet and iterates it, and a java.lang.reflect.Field hashes as
+// its declaring class's name XOR its own name. Static fields, which the
+// spec does not list, are in that set too; they could only matter by
+// growing it past 12 entries (TestHeaderPutOrderMatchesJava compares with
+// the real classes).
+func (s *Spec) PutOrder(h *Header) []string {
+	hashes := make([]int32, len(h.Fields))
+	for i, f := range h.Fields {
+		hashes[i] = jhash.String(s.qualifiedName(f.Declaring)) ^ jhash.String(f.Java)
+	}
+	set := jhash.NewSet(func(i int) int32 { return hashes[i] }, -1)
+	for i := range h.Fields {
+		set.Add(i)
+	}
+	out := make([]string, 0, len(h.Fields))
+	for _, i := range set.Keys() {
+		out = append(out, h.Fields[i].Java)
+	}
+	return out
 }

@@ -20,7 +20,7 @@ import java.util.jar.JarFile;
  * Facts OUTDIR
  *
  * Writes protocol facts taken by reflection from the RocketMQ 4.9.8 jars on the classpath:
- * request_codes.tsv, response_codes.tsv, language_codes.tsv, versions.tsv, headers.tsv.
+ * request_codes.tsv, response_codes.tsv, language_codes.tsv, versions.tsv, headers.tsv, header_put_order.tsv.
  * All files are UTF-8, tab separated, '\n' line ends, first line a '#' comment naming the source.
  */
 public final class Facts {
@@ -207,5 +207,31 @@ public final class Facts {
             }
         }
         Util.writeFile(out.resolve("headers.tsv"), sb.toString());
+        putOrders(out, names, cl);
+    }
+
+    /**
+     * header_put_order.tsv: for each header class, the order in which RemotingCommand.makeCustomHeaderToNet
+     * puts its fields into extFields, read from the real (private) RemotingCommand.getClazzFields.
+     */
+    static void putOrders(Path out, TreeSet<String> names, ClassLoader cl) throws Exception {
+        java.lang.reflect.Method m = org.apache.rocketmq.remoting.protocol.RemotingCommand.class
+            .getDeclaredMethod("getClazzFields", Class.class);
+        m.setAccessible(true);
+        Object cmd = org.apache.rocketmq.remoting.protocol.RemotingCommand.createRequestCommand(0, null);
+        StringBuilder sb = new StringBuilder();
+        sb.append("# RemotingCommand.getClazzFields order of each header class (non-static fields whose name does")
+            .append(" not start with \"this\", as makeCustomHeaderToNet puts them): class\tfields (comma-separated, '-' for none)\n");
+        for (String cn : names) {
+            Field[] fields = (Field[]) m.invoke(cmd, Class.forName(cn, false, cl));
+            List<String> keys = new ArrayList<>();
+            for (Field f : fields) {
+                if (!Modifier.isStatic(f.getModifiers()) && !f.getName().startsWith("this")) {
+                    keys.add(f.getName());
+                }
+            }
+            sb.append(cn).append('\t').append(keys.isEmpty() ? "-" : String.join(",", keys)).append('\n');
+        }
+        Util.writeFile(out.resolve("header_put_order.tsv"), sb.toString());
     }
 }

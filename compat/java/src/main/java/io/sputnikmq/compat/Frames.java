@@ -11,13 +11,16 @@ import java.util.function.Supplier;
 import org.apache.rocketmq.common.help.FAQUrl;
 import org.apache.rocketmq.common.protocol.RequestCode;
 import org.apache.rocketmq.common.protocol.ResponseCode;
+import org.apache.rocketmq.common.protocol.header.CheckTransactionStateRequestHeader;
 import org.apache.rocketmq.common.protocol.header.PullMessageRequestHeader;
 import org.apache.rocketmq.common.protocol.header.PullMessageResponseHeader;
 import org.apache.rocketmq.common.protocol.header.SendMessageRequestHeader;
 import org.apache.rocketmq.common.protocol.header.SendMessageRequestHeaderV2;
 import org.apache.rocketmq.common.protocol.header.SendMessageResponseHeader;
+import org.apache.rocketmq.common.protocol.header.ResetOffsetRequestHeader;
 import org.apache.rocketmq.common.protocol.header.UpdateConsumerOffsetRequestHeader;
 import org.apache.rocketmq.common.protocol.header.namesrv.GetRouteInfoRequestHeader;
+import org.apache.rocketmq.common.protocol.header.namesrv.RegisterBrokerRequestHeader;
 import org.apache.rocketmq.common.protocol.heartbeat.ConsumeType;
 import org.apache.rocketmq.common.protocol.heartbeat.ConsumerData;
 import org.apache.rocketmq.common.protocol.heartbeat.HeartbeatData;
@@ -255,6 +258,46 @@ public final class Frames {
             c.addExtField("empty", "");
             c.addExtField("weird", "\"\\/\u0001");
             c.setOpaque(9);
+            return c;
+        }));
+
+        // Headers with keys that share a HashMap bucket: their order on the wire is
+        // RemotingCommand.getClazzFields's (a HashSet of java.lang.reflect.Field).
+        l.add(new Scenario("register_broker_request", "REGISTER_BROKER with RegisterBrokerRequestHeader (haServerAddr/compressed, brokerId/bodyCrc32 share buckets)", () -> {
+            RegisterBrokerRequestHeader h = new RegisterBrokerRequestHeader();
+            h.setBrokerName("broker-a");
+            h.setBrokerAddr("127.0.0.1:10911");
+            h.setClusterName("DefaultCluster");
+            h.setHaServerAddr("127.0.0.1:10912");
+            h.setBrokerId(0L);
+            h.setCompressed(false);
+            h.setBodyCrc32(12345);
+            RemotingCommand c = RemotingCommand.createRequestCommand(RequestCode.REGISTER_BROKER, h);
+            c.setOpaque(109);
+            return c;
+        }));
+
+        l.add(new Scenario("check_transaction_request", "CHECK_TRANSACTION_STATE with CheckTransactionStateRequestHeader (tranStateTableOffset/offsetMsgId share a bucket), oneway", () -> {
+            CheckTransactionStateRequestHeader h = new CheckTransactionStateRequestHeader();
+            h.setTranStateTableOffset(7L);
+            h.setCommitLogOffset(4096L);
+            h.setMsgId("7F00000100002A9F0000000000001000");
+            h.setTransactionId("7F0000010001000000000000000000AB");
+            h.setOffsetMsgId("7F00000100002A9F0000000000001000");
+            RemotingCommand c = RemotingCommand.createRequestCommand(RequestCode.CHECK_TRANSACTION_STATE, h);
+            c.markOnewayRPC();
+            c.setOpaque(110);
+            return c;
+        }));
+
+        l.add(new Scenario("reset_offset_request", "RESET_CONSUMER_CLIENT_OFFSET with ResetOffsetRequestHeader (group/timestamp share a bucket)", () -> {
+            ResetOffsetRequestHeader h = new ResetOffsetRequestHeader();
+            h.setTopic("TopicTest");
+            h.setGroup("CG");
+            h.setTimestamp(1700000000000L);
+            h.setForce(true);
+            RemotingCommand c = RemotingCommand.createRequestCommand(RequestCode.RESET_CONSUMER_CLIENT_OFFSET, h);
+            c.setOpaque(111);
             return c;
         }));
 
