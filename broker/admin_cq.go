@@ -58,6 +58,7 @@ func (h *statsAdmin) queryConsumeQueue(_ context.Context, _ *remoting.Conn, req 
 		res.QueueData = append(res.QueueData, h.unitData(q, units.At(i), eval))
 	}
 	resp := success(req)
+	resp.Remark = remarkNotSet
 	resp.Body = res.Encode()
 	return resp, nil
 }

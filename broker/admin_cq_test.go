@@ -59,6 +59,7 @@ func TestQueryConsumeQueue(t *testing.T) {
 	for _, group := range []*string{nil, &g, &other} {
 		resp := call(t, h, cqReq("TopicQ", 0, 1, 3, group))
 		require.Equal(t, int32(protocol.RespSuccess), resp.Code)
+		require.Equal(t, "not set any response code", resp.Remark, "Java never clears it here")
 		goBodies = append(goBodies, string(resp.Body))
 	}
 	prefix := "querycq\t5\t0\t"

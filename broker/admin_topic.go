@@ -83,7 +83,9 @@ func (h *topicAdmin) createTopic(_ context.Context, _ *remoting.Conn, req *wire.
 		return nil, err
 	}
 	h.registerTopic(tc)
-	return success(req), nil
+	resp := success(req)
+	resp.Remark = remarkNotSet
+	return resp, nil
 }
 
 func (h *topicAdmin) deleteTopic(_ context.Context, _ *remoting.Conn, req *wire.Command) (*wire.Command, error) {

@@ -196,7 +196,9 @@ func TestSendChecks(t *testing.T) {
 
 	create := wire.NewRequest(int32(protocol.ReqUpdateAndCreateTopic))
 	(&protocol.CreateTopicRequestHeader{Topic: "Made", DefaultTopic: protocol.Some("TBW102"), ReadQueueNums: 2, WriteQueueNums: 2, Perm: 6, TopicFilterType: "SINGLE_TAG"}).EncodeTo(create)
-	require.EqualValues(t, protocol.RespSuccess, invoke(t, cl, addr, create).Code)
+	resp = invoke(t, cl, addr, create)
+	require.EqualValues(t, protocol.RespSuccess, resp.Code)
+	require.Equal(t, "not set any response code", resp.Remark, "Java's updateAndCreateTopic never clears it")
 	resp = invoke(t, cl, addr, sendV2("Made", 5, "x", ""))
 	require.EqualValues(t, protocol.RespSystemError, resp.Code)
 	require.Contains(t, resp.Remark, "request queueId[5] is illegal, TopicConfig [topicName=Made, readQueueNums=2, writeQueueNums=2, perm=RW-")

@@ -20,6 +20,11 @@ func success(req *wire.Command) *wire.Command {
 	return wire.NewResponse(req, int32(protocol.RespSuccess), "")
 }
 
+// remarkNotSet is the remark RemotingCommand.createResponseCommand(Class)
+// starts a response with. Java's updateAndCreateTopic and queryConsumeQueue
+// answer SUCCESS without clearing it, so their answers carry it.
+const remarkNotSet = "not set any response code"
+
 // humanTime2 is UtilAll.timeMillisToHumanString2: local
 // "yyyy-MM-dd HH:mm:ss,SSS".
 func humanTime2(ms int64) string {

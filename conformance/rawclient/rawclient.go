@@ -44,7 +44,8 @@ func Dial(ctx context.Context, addr string) (*Conn, error) {
 func (c *Conn) Close() error { return c.nc.Close() }
 
 // Request builds a request as a Java 4.9.8 client would (language JAVA,
-// version 409, JSON header) with the given ext fields, in key order.
+// version 409, JSON header) with the given ext fields, written in Java's
+// HashMap order as a Java client writes them.
 func Request(code int32, ext ...string) *wire.Command {
 	cmd := wire.NewRequest(code)
 	for i := 0; i+1 < len(ext); i += 2 {

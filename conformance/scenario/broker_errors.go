@@ -146,7 +146,7 @@ func observeAnswers(ctx context.Context, env *Env, conn *rawclient.Conn, cases [
 		}
 		env.Log.Printf("%s: code %d, remark %q, ext %v, body %q", c.name, resp.Code, resp.Remark, resp.Ext, resp.Body)
 		text := "code " + strconv.Itoa(int(resp.Code)) + ", ext keys " + extKeyOrder(resp)
-		if c.remark {
+		if c.remark || resp.Code == respSuccess { // a success's remark is never an exception's text
 			text += ": " + clientAddr.ReplaceAllString(env.Mask(resp.Remark), "<client>")
 		}
 		for _, k := range c.ext {

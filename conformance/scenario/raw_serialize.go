@@ -180,7 +180,7 @@ func observeSerialized(ctx context.Context, env *Env, conn *rawclient.Conn, case
 		}
 		env.Log.Printf("%s: code %d, serialize %v, remark %q, ext %v", c.name, resp.Code, resp.Serialize, resp.Remark, resp.Ext)
 		text := fmt.Sprintf("code %d in %v, ext keys %s", resp.Code, resp.Serialize, extKeyOrder(resp))
-		if c.remark {
+		if c.remark || resp.Code == respSuccess {
 			text += ": " + env.Mask(resp.Remark)
 		}
 		for _, k := range c.ext {
