@@ -2,6 +2,7 @@ package wire
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -118,4 +119,55 @@ func TestExtOrderAllocatesNothing(t *testing.T) {
 		})
 		require.Zero(t, allocs, st)
 	}
+}
+
+// FuzzExtOrder: whatever the keys and header mark, both encoders write
+// every entry exactly once, and without a header in java.util.HashMap's
+// order.
+func FuzzExtOrder(f *testing.F) {
+	f.Add("a\x00b\x00c\x00sysFlag\x00reconsumeTimes", uint8(1), uint8(3), true)
+	f.Add("MSG_REGION\x00TRACE_ON\x00msgId\x00queueId", uint8(2), uint8(4), false)
+	f.Fuzz(func(t *testing.T, keys string, from, to uint8, fast bool) {
+		c := NewRequest(1)
+		m := jhash.NewMap[string, int](jhash.String, -1)
+		for i, k := range splitKeys(keys) {
+			if m.Has(k) {
+				continue // a HashMap holds a key once
+			}
+			c.AddExt(k, fmt.Sprint(i))
+			m.Put(k, i)
+		}
+		n := len(c.Ext)
+		if int(to) <= n && from <= to && to > 0 {
+			c.MarkHeader(int(from), fast, splitKeys(keys)[:min(int(to), len(splitKeys(keys)))])
+			c.hdr.to = int(to)
+		}
+		for _, st := range []SerializeType{SerializeJSON, SerializeRocketMQ} {
+			c.Serialize = st
+			got := extKeys(t, c)
+			if len(got) != n {
+				t.Fatalf("%v: %d entries written, %d held", st, len(got), n)
+			}
+			seen := map[string]bool{}
+			for _, k := range got {
+				if seen[k] || !m.Has(k) {
+					t.Fatalf("%v: key %q written twice or never held", st, k)
+				}
+				seen[k] = true
+			}
+			if c.hdr.to == 0 && fmt.Sprint(got) != fmt.Sprint(m.Keys()) {
+				t.Fatalf("%v: order %q, HashMap %q", st, got, m.Keys())
+			}
+		}
+	})
+}
+
+func splitKeys(s string) []string {
+	var out []string
+	for _, k := range strings.Split(s, "\x00") {
+		if k != "" && len(k) < 1000 {
+			out = append(out, k)
+		}
+	}
+	return out
 }
