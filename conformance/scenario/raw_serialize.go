@@ -179,7 +179,8 @@ func observeSerialized(ctx context.Context, env *Env, conn *rawclient.Conn, case
 			return 0, fmt.Errorf("%s: %w", c.name, err)
 		}
 		env.Log.Printf("%s: code %d, serialize %v, remark %q, ext %v", c.name, resp.Code, resp.Serialize, resp.Remark, resp.Ext)
-		text := fmt.Sprintf("code %d in %v, ext keys %s", resp.Code, resp.Serialize, extKeyOrder(resp))
+		text := fmt.Sprintf("code %d in %v (%v, version %d, flag %d), ext keys %s", resp.Code, resp.Serialize,
+			resp.Language, resp.Version, resp.Flag, extKeyOrder(resp))
 		if c.remark || resp.Code == respSuccess {
 			text += ": " + env.Mask(resp.Remark)
 		}
