@@ -67,13 +67,8 @@ type badRequest struct {
 }
 
 func brokerBadRequests(ctx context.Context, env *Env) error {
-	for _, t := range []struct {
-		topic string
-		perm  int
-	}{{errTopic, 6}, {errReadOnlyTopic, 4}, {errWriteOnlyTopic, 2}} {
-		if err := createTopic(ctx, env, t.topic, 4, t.perm); err != nil {
-			return err
-		}
+	if err := createErrTopics(ctx, env); err != nil {
+		return err
 	}
 	conn, offset, err := dialAndSend(ctx, env)
 	if err != nil {
@@ -84,6 +79,20 @@ func brokerBadRequests(ctx context.Context, env *Env) error {
 		return err
 	}
 	return observeOffsetMovedEvent(ctx, env, conn)
+}
+
+// createErrTopics creates the error scenarios' read-write, read-only and
+// write-only topics, 4 queues each.
+func createErrTopics(ctx context.Context, env *Env) error {
+	for _, t := range []struct {
+		topic string
+		perm  int
+	}{{errTopic, 6}, {errReadOnlyTopic, 4}, {errWriteOnlyTopic, 2}} {
+		if err := createTopic(ctx, env, t.topic, 4, t.perm); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // observeOffsetMovedEvent records the size of the OFFSET_MOVED_EVENT

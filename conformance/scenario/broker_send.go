@@ -81,20 +81,8 @@ func brokerJavaSendModes(ctx context.Context, env *Env) error {
 	if err := createTopic(ctx, env, topic, 4, 6); err != nil {
 		return err
 	}
-	var all []msgSpec
-	var sent []sentMsg
-	for _, mode := range []string{"sync", "async", "oneway", "batch"} {
-		ss := specs("jsend-"+mode, "Tag"+mode, n)
-		s, err := javaProduce(ctx, env, topic, "CONF_BROKER_JSEND_PG", mode, ss)
-		if err != nil {
-			return fmt.Errorf("java %s send: %w", mode, err)
-		}
-		if len(s) != n {
-			return fmt.Errorf("java %s send: %d results, want %d", mode, len(s), n)
-		}
-		all, sent = append(all, ss...), append(sent, s...)
-	}
-	if err := checkBatchOffsets(sent[3*n:]); err != nil {
+	all, sent, err := javaSendAllModes(ctx, env, nil, topic, "CONF_BROKER_JSEND_PG", "jsend", n)
+	if err != nil {
 		return err
 	}
 	res, err := javaConsume(ctx, env, consumeReq{Topic: topic, Group: "CONF_BROKER_JSEND_CG", Prefix: "jsend",
@@ -119,20 +107,8 @@ func brokerJavaRocketMQSerialize(ctx context.Context, env *Env) error {
 	if err := createTopic(ctx, env, topic, 4, 6); err != nil {
 		return err
 	}
-	var all []msgSpec
-	var sent []sentMsg
-	for _, mode := range []string{"sync", "async", "oneway", "batch"} {
-		ss := specs("jrmq-"+mode, "Tag"+mode, n)
-		s, err := javaProduceWith(ctx, env, map[string]any{javaclient.SerializeTypeParam: st}, topic, group+"_PG", mode, ss)
-		if err != nil {
-			return fmt.Errorf("java %s send: %w", mode, err)
-		}
-		if len(s) != n {
-			return fmt.Errorf("java %s send: %d results, want %d", mode, len(s), n)
-		}
-		all, sent = append(all, ss...), append(sent, s...)
-	}
-	if err := checkBatchOffsets(sent[3*n:]); err != nil {
+	all, sent, err := javaSendAllModes(ctx, env, map[string]any{javaclient.SerializeTypeParam: st}, topic, group+"_PG", "jrmq", n)
+	if err != nil {
 		return err
 	}
 	env.Observe("sent", sentLines(sent))
@@ -158,6 +134,26 @@ func brokerJavaRocketMQSerialize(ctx context.Context, env *Env) error {
 	}
 	env.Observe("received in order", contentLines(res.Messages))
 	return nil
+}
+
+// javaSendAllModes sends n messages each with the Java producer's sync,
+// async, oneway and batch sends (extra: more BrokerOp parameters) and
+// checks that the batch landed in one queue at consecutive offsets.
+func javaSendAllModes(ctx context.Context, env *Env, extra map[string]any, topic, group, prefix string, n int) ([]msgSpec, []sentMsg, error) {
+	var all []msgSpec
+	var sent []sentMsg
+	for _, mode := range []string{"sync", "async", "oneway", "batch"} {
+		ss := specs(prefix+"-"+mode, "Tag"+mode, n)
+		s, err := javaProduceWith(ctx, env, extra, topic, group, mode, ss)
+		if err != nil {
+			return nil, nil, fmt.Errorf("java %s send: %w", mode, err)
+		}
+		if len(s) != n {
+			return nil, nil, fmt.Errorf("java %s send: %d results, want %d", mode, len(s), n)
+		}
+		all, sent = append(all, ss...), append(sent, s...)
+	}
+	return all, sent, checkBatchOffsets(sent[3*n:])
 }
 
 // checkConsumed checks that a consume op got every spec once, intact.

@@ -100,13 +100,8 @@ func brokerRocketMQSerialize(ctx context.Context, env *Env) error {
 // which refusals Java answers through its callback and which through a
 // caught exception.
 func errorsInRocketMQ(ctx context.Context, env *Env) error {
-	for _, t := range []struct {
-		topic string
-		perm  int
-	}{{errTopic, 6}, {errReadOnlyTopic, 4}, {errWriteOnlyTopic, 2}} {
-		if err := createTopic(ctx, env, t.topic, 4, t.perm); err != nil {
-			return err
-		}
+	if err := createErrTopics(ctx, env); err != nil {
+		return err
 	}
 	conn, offset, err := dialAndSend(ctx, env)
 	if err != nil {

@@ -258,10 +258,18 @@ func TestSpecLenientFields(t *testing.T) {
 		"QueryDataVersionRequestHeader.clusterName":     true,
 		"QueryDataVersionRequestHeader.brokerId":        true,
 	}
+	checkFieldOption(t, "lenient", want, func(f *spec.Field) bool { return f.Lenient })
+}
+
+// checkFieldOption fails for every spec field whose option (on reports it)
+// is set and not in want, or in want and not set.
+func checkFieldOption(t *testing.T, name string, want map[string]bool, on func(*spec.Field) bool) {
+	t.Helper()
 	for _, h := range loadSpec(t).Headers {
-		for _, f := range h.Fields {
-			if key := h.Class + "." + f.Java; f.Lenient != want[key] {
-				t.Errorf("%s: lenient = %v, want %v", key, f.Lenient, want[key])
+		for i := range h.Fields {
+			f := &h.Fields[i]
+			if key := h.Class + "." + f.Java; on(f) != want[key] {
+				t.Errorf("%s: %s = %v, want %v", key, name, on(f), want[key])
 			}
 		}
 	}
@@ -277,13 +285,7 @@ func TestSpecBlankFields(t *testing.T) {
 		"CreateTopicRequestHeader.topic": true,
 		"DeleteTopicRequestHeader.topic": true,
 	}
-	for _, h := range loadSpec(t).Headers {
-		for _, f := range h.Fields {
-			if key := h.Class + "." + f.Java; f.Blank != want[key] {
-				t.Errorf("%s: blank = %v, want %v", key, f.Blank, want[key])
-			}
-		}
-	}
+	checkFieldOption(t, "blank", want, func(f *spec.Field) bool { return f.Blank })
 }
 
 // TestHeaderPutOrderMatchesJava: the order in which the generated EncodeTo
