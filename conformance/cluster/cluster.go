@@ -93,15 +93,29 @@ func (l *Launcher) nodeDir(name string) (string, error) {
 	}
 }
 
-func (l *Launcher) env(dir, home string) []string {
-	env := make([]string, 0, len(os.Environ())+2)
+// SerializeEnv is the variable both implementations read their server's
+// serialize type from (Java's RemotingCommand falls back to it when the
+// rocketmq.serialize.type property is unset).
+const SerializeEnv = "ROCKETMQ_SERIALIZE_TYPE"
+
+// env is a node's environment: ours without the variables a node gets
+// its own of, then ROCKETMQ_HOME, HOME and, unless serialize is "", the
+// serialize type.
+func (l *Launcher) env(dir, home, serialize string) []string {
+	env := make([]string, 0, len(os.Environ())+3)
 	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "ROCKETMQ_HOME=") || strings.HasPrefix(kv, "NAMESRV_ADDR=") || strings.HasPrefix(kv, "HOME=") {
+		name, _, _ := strings.Cut(kv, "=")
+		switch name {
+		case "ROCKETMQ_HOME", "NAMESRV_ADDR", "HOME", SerializeEnv:
 			continue
 		}
 		env = append(env, kv)
 	}
-	return append(env, "ROCKETMQ_HOME="+home, "HOME="+dir)
+	env = append(env, "ROCKETMQ_HOME="+home, "HOME="+dir)
+	if serialize != "" {
+		env = append(env, SerializeEnv+"="+serialize)
+	}
+	return env
 }
 
 // StartNamesrv starts a name server and waits until it is ready.
@@ -125,7 +139,7 @@ func (l *Launcher) StartNamesrv(ctx context.Context, impl Impl, o NamesrvOptions
 		return nil, err
 	}
 	n := &Node{Role: RoleNamesrv, Impl: impl, base: impl, Name: o.Name, Dir: dir, Config: cfg, Port: o.Port,
-		boot: namesrvBoot, readyTimeout: l.ReadyTimeout}
+		boot: namesrvBoot, readyTimeout: l.ReadyTimeout, serialize: o.Serialize}
 	if n.newCmd, err = l.commandFor(n, impl, nil, l.Java.NamesrvHeap); err != nil {
 		return nil, err
 	}
@@ -159,7 +173,7 @@ func (l *Launcher) StartBroker(ctx context.Context, impl Impl, o BrokerOptions) 
 		return nil, err
 	}
 	n := &Node{Role: RoleBroker, Impl: impl, base: impl, Name: o.Name, BrokerID: o.ID, Dir: dir, Config: cfg,
-		Port: o.Port, boot: brokerBoot, readyTimeout: l.ReadyTimeout}
+		Port: o.Port, boot: brokerBoot, readyTimeout: l.ReadyTimeout, serialize: o.Serialize}
 	heap := o.Heap
 	if heap == "" {
 		heap = l.Java.BrokerHeap
@@ -186,7 +200,7 @@ func (l *Launcher) commandFor(n *Node, impl Impl, extraArgs []string, heap strin
 		return nil, err
 	}
 	args := append([]string{"-c", n.Config}, extraArgs...)
-	env := l.env(n.Dir, home)
+	env := l.env(n.Dir, home, n.serialize)
 	switch impl {
 	case Java:
 		if l.Java.Classpath == "" {

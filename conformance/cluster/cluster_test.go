@@ -68,10 +68,16 @@ func fakeServer(role string) int {
 	}()
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM)
-	if role == "namesrv" {
-		fmt.Println("The Name Server boot success. serializeType=JSON")
+	// The serialize type from the environment, as both servers read it;
+	// "namesrv-json" ignores it.
+	st := os.Getenv(SerializeEnv)
+	if st == "" || role == "namesrv-json" {
+		st = "JSON"
+	}
+	if strings.HasPrefix(role, "namesrv") {
+		fmt.Println("The Name Server boot success. serializeType=" + st)
 	} else {
-		fmt.Printf("The broker[broker-a, 127.0.0.1:%s] boot success. serializeType=JSON and name server is x\n", port)
+		fmt.Printf("The broker[broker-a, 127.0.0.1:%s] boot success. serializeType=%s and name server is x\n", port, st)
 	}
 	<-sig
 	fmt.Println("fake: stopping")
@@ -161,6 +167,32 @@ func TestBrokerCommandLine(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(b.Dir, "home", "conf", "logback_broker.xml")); err != nil {
 		t.Errorf("ROCKETMQ_HOME not written: %v", err)
+	}
+}
+
+func TestServerSerialize(t *testing.T) {
+	t.Setenv(SerializeEnv, "ROCKETMQ") // ours is not passed on: each node gets its own
+	ctx := context.Background()
+	l := fakeLauncher(t, "namesrv", "broker")
+	ns, err := l.StartNamesrv(ctx, Sputnik, NamesrvOptions{Serialize: "ROCKETMQ"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ns.Kill()
+	b, err := l.StartBroker(ctx, Sputnik, BrokerOptions{Name: "broker-a", Cluster: "C", Namesrv: ns.Addr(), Serialize: "ROCKETMQ"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Kill()
+	plain, err := l.StartNamesrv(ctx, Sputnik, NamesrvOptions{Name: "plain"})
+	if err != nil {
+		t.Fatalf("a node without Serialize gets none (the fake prints JSON then): %v", err)
+	}
+	defer plain.Kill()
+
+	_, err = fakeLauncher(t, "namesrv-json", "broker").StartNamesrv(ctx, Sputnik, NamesrvOptions{Serialize: "ROCKETMQ"})
+	if err == nil || !strings.Contains(err.Error(), "want serializeType=ROCKETMQ") {
+		t.Fatalf("a server that ignores %s started: %v", SerializeEnv, err)
 	}
 }
 

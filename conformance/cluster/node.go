@@ -62,6 +62,9 @@ type Node struct {
 	otherErr     error
 	boot         *regexp.Regexp
 	readyTimeout time.Duration
+	// serialize is the serialize type the node runs with (SerializeEnv),
+	// "" for the default, JSON; its boot line must name it.
+	serialize string
 
 	mu     sync.Mutex
 	cmd    *exec.Cmd
@@ -72,6 +75,7 @@ type Node struct {
 	// launched is when the current process's exec returned to us, booted
 	// when its boot line reached us.
 	launched, booted time.Time
+	bootLine         string
 }
 
 // Addr is the node's client-facing address, 127.0.0.1:listenPort.
@@ -209,7 +213,7 @@ func (n *Node) scanStdout(r io.Reader, w io.Writer, booted chan struct{}) {
 		if !seen && n.boot.MatchString(line) {
 			seen = true
 			n.mu.Lock()
-			n.booted = time.Now()
+			n.booted, n.bootLine = time.Now(), line
 			n.mu.Unlock()
 			close(booted)
 		}
@@ -226,6 +230,10 @@ func (n *Node) waitReady(ctx context.Context, booted, done chan struct{}) error 
 	defer cancel()
 	select {
 	case <-booted:
+		if err := n.checkBootSerialize(); err != nil {
+			n.Kill()
+			return err
+		}
 	case <-done:
 		return n.exitError()
 	case <-ctx.Done():
@@ -250,6 +258,26 @@ func (n *Node) waitReady(ctx context.Context, booted, done chan struct{}) error 
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
+}
+
+// bootSerialize finds the serialize type in a boot line.
+var bootSerialize = regexp.MustCompile(`serializeType=(\w+)`)
+
+// checkBootSerialize fails when the boot line names another serialize type
+// than the node was started with: both implementations print the type
+// their remoting layer was configured with.
+func (n *Node) checkBootSerialize() error {
+	want := n.serialize
+	if want == "" {
+		want = "JSON"
+	}
+	n.mu.Lock()
+	line := n.bootLine
+	n.mu.Unlock()
+	if m := bootSerialize.FindStringSubmatch(line); m == nil || m[1] != want {
+		return fmt.Errorf("%s: boot line %q, want serializeType=%s", n, line, want)
+	}
+	return nil
 }
 
 func (n *Node) exitError() error {

@@ -110,6 +110,9 @@ type NamesrvOptions struct {
 	Port int
 	// Extra entries are added to the properties file (and override ours).
 	Extra map[string]string
+	// Serialize is the server's serialize type (SerializeEnv), "" for
+	// the default, JSON.
+	Serialize string
 }
 
 // BrokerOptions configures one broker.
@@ -137,6 +140,9 @@ type BrokerOptions struct {
 	// file Java 4.9.8's PlainPermissionManager reads (and reloads when its
 	// modification time changes).
 	ACL string
+	// Serialize is the server's serialize type (SerializeEnv), "" for
+	// the default, JSON.
+	Serialize string
 }
 
 // namesrvProperties is the properties file both name servers are started

@@ -35,6 +35,11 @@ type Shape struct {
 	// ACL, when set, is the plain_acl.yml of every broker, which then runs
 	// with aclEnable=true (BrokerOptions.ACL).
 	ACL string
+	// Serialize, when set, is the serialize type every server of the
+	// cluster is started with (SerializeEnv): the type of the requests
+	// they make and of the answers they write outside a request's
+	// callback.
+	Serialize string
 }
 
 // masterRole is the masters' brokerRole ("": ASYNC_MASTER).
@@ -68,6 +73,9 @@ func (s Shape) String() string {
 	if s.ACL != "" {
 		sum := sha256.Sum256([]byte(s.ACL))
 		str += fmt.Sprintf(" acl=%x", sum[:4])
+	}
+	if s.Serialize != "" {
+		str += " serialize=" + s.Serialize
 	}
 	return str
 }
@@ -124,7 +132,7 @@ func (c *Cluster) Nodes() []*Node {
 func (l *Launcher) StartCluster(ctx context.Context, s Shape) (*Cluster, error) {
 	t0 := time.Now()
 	c := &Cluster{Shape: s}
-	ns, err := l.StartNamesrv(ctx, s.Namesrv, NamesrvOptions{})
+	ns, err := l.StartNamesrv(ctx, s.Namesrv, NamesrvOptions{Serialize: s.Serialize})
 	c.Namesrv = ns
 	if err != nil {
 		return c, fmt.Errorf("start name server: %w", err)
@@ -136,7 +144,7 @@ func (l *Launcher) StartCluster(ctx context.Context, s Shape) (*Cluster, error) 
 	for i := 0; i < s.Brokers; i++ {
 		b, err := l.StartBroker(ctx, s.Broker, BrokerOptions{
 			Name: BrokerName(i), Cluster: ClusterName, Namesrv: ns.Addr(), Heap: heap, Role: s.masterRole(),
-			ACL: s.ACL,
+			ACL: s.ACL, Serialize: s.Serialize,
 		})
 		c.Brokers = append(c.Brokers, b)
 		if err != nil {
@@ -146,7 +154,7 @@ func (l *Launcher) StartCluster(ctx context.Context, s Shape) (*Cluster, error) 
 	for i := 0; s.Slave && i < s.Brokers; i++ {
 		b, err := l.StartBroker(ctx, s.SlaveImpl(), BrokerOptions{
 			Name: BrokerName(i), Cluster: ClusterName, Namesrv: ns.Addr(), Heap: heap,
-			ID: 1, Role: "SLAVE", ACL: s.ACL,
+			ID: 1, Role: "SLAVE", ACL: s.ACL, Serialize: s.Serialize,
 		})
 		c.Slaves = append(c.Slaves, b)
 		if err != nil {

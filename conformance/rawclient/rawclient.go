@@ -63,6 +63,23 @@ func (c *Conn) Invoke(ctx context.Context, req *wire.Command, timeout time.Durat
 	if err := c.Send(req); err != nil {
 		return nil, err
 	}
+	return c.readUntil(ctx, timeout, fmt.Sprintf("to code %d", req.Code), func(resp *wire.Command) bool {
+		return resp.IsResponse() && resp.Opaque == req.Opaque
+	})
+}
+
+// ReadRequest waits up to timeout for the next request the server sends on
+// this connection (NOTIFY_CONSUMER_IDS_CHANGED and the like); responses
+// read meanwhile are dropped. Its body is detached and survives.
+func (c *Conn) ReadRequest(ctx context.Context, timeout time.Duration) (*wire.Command, error) {
+	return c.readUntil(ctx, timeout, "from the server (a request)", func(cmd *wire.Command) bool {
+		return !cmd.IsResponse()
+	})
+}
+
+// readUntil reads commands until one is wanted, dropping the others, for
+// up to timeout (what names the one awaited in the timeout error).
+func (c *Conn) readUntil(ctx context.Context, timeout time.Duration, what string, wanted func(*wire.Command) bool) (*wire.Command, error) {
 	deadline := time.Now().Add(timeout)
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
@@ -70,18 +87,18 @@ func (c *Conn) Invoke(ctx context.Context, req *wire.Command, timeout time.Durat
 	c.nc.SetReadDeadline(deadline)
 	defer c.nc.SetReadDeadline(time.Time{})
 	for {
-		resp, err := c.fr.ReadCommand()
+		cmd, err := c.fr.ReadCommand()
 		if err != nil {
 			var ne net.Error
 			if errors.As(err, &ne) && ne.Timeout() {
-				return nil, fmt.Errorf("%w to code %d within %s", ErrNoResponse, req.Code, timeout)
+				return nil, fmt.Errorf("%w %s within %s", ErrNoResponse, what, timeout)
 			}
 			return nil, fmt.Errorf("rawclient: read: %w", err)
 		}
-		resp.DetachBody()
-		resp.Release()
-		if resp.IsResponse() && resp.Opaque == req.Opaque {
-			return resp, nil
+		cmd.DetachBody()
+		cmd.Release()
+		if wanted(cmd) {
+			return cmd, nil
 		}
 	}
 }

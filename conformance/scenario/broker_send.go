@@ -102,34 +102,46 @@ func brokerJavaSendModes(ctx context.Context, env *Env) error {
 }
 
 func brokerJavaRocketMQSerialize(ctx context.Context, env *Env) error {
-	const topic, group, n = "BrokerJavaRocketMQSerialize", "CONF_BROKER_JRMQ", 4
-	const st = "ROCKETMQ"
+	return javaSerializeRoundTrip(ctx, env, "BrokerJavaRocketMQSerialize", "CONF_BROKER_JRMQ", "jrmq", "ROCKETMQ")
+}
+
+// javaSerializeRoundTrip creates topic and runs Java clients with
+// rocketmq.serialize.type st ("" for the default) against it: every send
+// mode, a push consumer whose held pulls later sends wake, and an orderly
+// consumer, each of which must get every message intact.
+func javaSerializeRoundTrip(ctx context.Context, env *Env, topic, group, prefix, st string) error {
+	const n = 4
 	if err := createTopic(ctx, env, topic, 4, 6); err != nil {
 		return err
 	}
-	all, sent, err := javaSendAllModes(ctx, env, map[string]any{javaclient.SerializeTypeParam: st}, topic, group+"_PG", "jrmq", n)
+	var extra map[string]any
+	if st != "" {
+		extra = map[string]any{javaclient.SerializeTypeParam: st}
+	}
+	all, sent, err := javaSendAllModes(ctx, env, extra, topic, group+"_PG", prefix, n)
 	if err != nil {
 		return err
 	}
 	env.Observe("sent", sentLines(sent))
 	// The consumer reaches the end of every queue, its pulls are held,
 	// and the messages sent then wake them.
-	late := specs("jrmq-late", "TagLate", 2*n)
-	res, err := javaConsume(ctx, env, consumeReq{Topic: topic, Group: group + "_CG", Prefix: "jrmq", Count: len(all) + len(late),
+	late := specs(prefix+"-late", "TagLate", 2*n)
+	want := append(append([]msgSpec(nil), all...), late...)
+	res, err := javaConsume(ctx, env, consumeReq{Topic: topic, Group: group + "_CG", Prefix: prefix, Count: len(want),
 		Produce: late, ProduceDelay: time.Second, Quiet: time.Second, Serialize: st})
 	if err != nil {
 		return err
 	}
-	if err := checkConsumed("push consumer", append(append([]msgSpec(nil), all...), late...), res); err != nil {
+	if err := checkConsumed("push consumer", want, res); err != nil {
 		return err
 	}
 	env.Observe("received", contentLines(res.Messages))
-	res, err = javaConsume(ctx, env, consumeReq{Topic: topic, Group: group + "_OCG", Prefix: "jrmq", Count: len(all) + len(late),
+	res, err = javaConsume(ctx, env, consumeReq{Topic: topic, Group: group + "_OCG", Prefix: prefix, Count: len(want),
 		Orderly: true, Quiet: time.Second, Serialize: st})
 	if err != nil {
 		return err
 	}
-	if err := checkConsumed("orderly consumer", append(append([]msgSpec(nil), all...), late...), res); err != nil {
+	if err := checkConsumed("orderly consumer", want, res); err != nil {
 		return err
 	}
 	env.Observe("received in order", contentLines(res.Messages))
@@ -182,14 +194,21 @@ func checkBatchOffsets(sent []sentMsg) error {
 }
 
 func brokerGoSendModes(ctx context.Context, env *Env) error {
-	const topic, n = "BrokerGoSendModes", 4
+	return goSendModesRoundTrip(ctx, env, "BrokerGoSendModes", "CONF_BROKER_GSEND_CG", "gsend")
+}
+
+// goSendModesRoundTrip creates topic, sends to it with every client-go send
+// mode and checks that a client-go push consumer of group gets every
+// message intact.
+func goSendModesRoundTrip(ctx context.Context, env *Env, topic, group, prefix string) error {
+	const n = 4
 	if err := createTopic(ctx, env, topic, 4, 6); err != nil {
 		return err
 	}
 	var all []msgSpec
 	var sent []sentMsg
 	for _, mode := range []string{"sync", "async", "oneway", "batch"} {
-		ss := specs("gsend-"+mode, "Tag"+mode, n)
+		ss := specs(prefix+"-"+mode, "Tag"+mode, n)
 		s, err := goProduce(ctx, env, topic, mode, ss)
 		if err != nil {
 			return err
@@ -199,15 +218,15 @@ func brokerGoSendModes(ctx context.Context, env *Env) error {
 	if err := checkBatchOffsets(sent[3*n:]); err != nil {
 		return fmt.Errorf("client-go batch: %w", err)
 	}
-	got, err := goConsumeMsgs(ctx, env, topic, "CONF_BROKER_GSEND_CG", "", "gsend", len(all), brokerConsumeWait)
+	got, err := goConsumeMsgs(ctx, env, topic, group, "", prefix, len(all), brokerConsumeWait)
 	if err != nil {
 		return err
 	}
 	if err := checkDelivered(all, got, true); err != nil {
 		return fmt.Errorf("client-go push consumer: %w", err)
 	}
-	env.Observe("sent", sentLines(sent))
-	env.Observe("received", contentLines(got))
+	env.Observe("client-go sent", sentLines(sent))
+	env.Observe("client-go received", contentLines(got))
 	return nil
 }
 

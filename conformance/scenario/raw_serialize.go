@@ -49,6 +49,12 @@ func init() {
 }
 
 func namesrvRocketMQSerialize(ctx context.Context, env *Env) error {
+	return namesrvSerialized(ctx, env, wire.SerializeRocketMQ)
+}
+
+// namesrvSerialized sends the requests of namesrv/errors/bad-requests in
+// serialize type st and records each answer.
+func namesrvSerialized(ctx context.Context, env *Env, st wire.SerializeType) error {
 	conn, err := rawclient.Dial(ctx, env.Namesrv)
 	if err != nil {
 		return err
@@ -58,7 +64,7 @@ func namesrvRocketMQSerialize(ctx context.Context, env *Env) error {
 	for _, c := range append(namesrvOddRequests(), namesrvMissingFields()...) {
 		cases = append(cases, serCase{name: c.name, req: c.req, remark: c.remark})
 	}
-	_, err = observeSerialized(ctx, env, conn, cases)
+	_, err = observeSerialized(ctx, env, conn, st, cases)
 	return err
 }
 
@@ -74,7 +80,17 @@ type serCase struct {
 }
 
 func brokerRocketMQSerialize(ctx context.Context, env *Env) error {
-	if err := createTopic(ctx, env, serTopic, 2, 6); err != nil {
+	if err := serializedReadsAndWrites(ctx, env, serTopic, wire.SerializeRocketMQ); err != nil {
+		return err
+	}
+	return errorsIn(ctx, env, wire.SerializeRocketMQ)
+}
+
+// serializedReadsAndWrites creates topic (2 queues), sends to it, reads
+// back every way and sends the requests Java answers outside their
+// callback, all in serialize type st, recording each answer.
+func serializedReadsAndWrites(ctx context.Context, env *Env, topic string, st wire.SerializeType) error {
+	if err := createTopic(ctx, env, topic, 2, 6); err != nil {
 		return err
 	}
 	conn, err := rawclient.Dial(ctx, env.Brokers[0].Addr)
@@ -82,24 +98,22 @@ func brokerRocketMQSerialize(ctx context.Context, env *Env) error {
 		return err
 	}
 	defer conn.Close()
-	offset, err := observeSerialized(ctx, env, conn, serSends())
+	offset, err := observeSerialized(ctx, env, conn, st, serSends(topic))
 	if err != nil {
 		return err
 	}
-	if err := awaitQueryable(ctx, conn); err != nil {
+	if err := awaitQueryable(ctx, conn, topic); err != nil {
 		return err
 	}
-	if _, err = observeSerialized(ctx, env, conn, serReads(offset)); err != nil {
-		return err
-	}
-	return errorsInRocketMQ(ctx, env)
+	_, err = observeSerialized(ctx, env, conn, st, serReads(topic, offset))
+	return err
 }
 
-// errorsInRocketMQ sends the requests of the broker/errors scenarios again,
-// in the ROCKETMQ serialize type, and records each answer's code and type:
-// which refusals Java answers through its callback and which through a
-// caught exception.
-func errorsInRocketMQ(ctx context.Context, env *Env) error {
+// errorsIn sends the requests of the broker/errors scenarios again, in
+// serialize type st, and records each answer's code and type: which
+// refusals Java answers through its callback and which through a caught
+// exception.
+func errorsIn(ctx context.Context, env *Env, st wire.SerializeType) error {
 	if err := createErrTopics(ctx, env); err != nil {
 		return err
 	}
@@ -110,44 +124,44 @@ func errorsInRocketMQ(ctx context.Context, env *Env) error {
 	defer conn.Close()
 	var cases []serCase
 	for _, c := range append(append(badRequests(env), missingFields(offset)...), badBodies(env, offset)...) {
-		cases = append(cases, serCase{name: "in ROCKETMQ: " + c.name, req: c.req})
+		cases = append(cases, serCase{name: fmt.Sprintf("in %v: %s", st, c.name), req: c.req})
 	}
-	_, err = observeSerialized(ctx, env, conn, cases)
+	_, err = observeSerialized(ctx, env, conn, st, cases)
 	return err
 }
 
-// serSends stores two messages in serTopic's queue 0, one with each send
+// serSends stores two messages in topic's queue 0, one with each send
 // header version, both with the key serKey.
-func serSends() []serCase {
+func serSends(topic string) []serCase {
 	now := strconv.FormatInt(time.Now().UnixMilli(), 10)
 	props := "KEYS\x01" + serKey + "\x02TAGS\x01t\x02"
-	v1 := rawclient.Request(int32(protocol.ReqSendMessage), "producerGroup", "serProducer", "topic", serTopic,
+	v1 := rawclient.Request(int32(protocol.ReqSendMessage), "producerGroup", "serProducer", "topic", topic,
 		"defaultTopic", "TBW102", "defaultTopicQueueNums", "4", "queueId", "0", "sysFlag", "0", "bornTimestamp", now,
 		"flag", "0", "properties", props, "reconsumeTimes", "0", "unitMode", "false", "batch", "false")
 	v1.Body = []byte("serialize v1")
 	return []serCase{
-		{name: "SEND_MESSAGE_V2", req: sendV2(serTopic, 0, []byte("serialize v2"), "a", "serProducer", "i", props), ext: []string{"queueId", "queueOffset"}},
+		{name: "SEND_MESSAGE_V2", req: sendV2(topic, 0, []byte("serialize v2"), "a", "serProducer", "i", props), ext: []string{"queueId", "queueOffset"}},
 		{name: "SEND_MESSAGE", req: v1, ext: []string{"queueId", "queueOffset"}},
 	}
 }
 
 // serReads reads the messages back every way, and sends the requests Java
 // answers in its own type. offset is the first message's commit-log offset.
-func serReads(offset int64) []serCase {
+func serReads(topic string, offset int64) []serCase {
 	req := func(code protocol.RequestCode, ext ...string) *wire.Command {
 		return rawclient.Request(int32(code), ext...)
 	}
 	pullHdr := []string{"nextBeginOffset", "minOffset", "maxOffset", "suggestWhichBrokerId"}
 	return []serCase{
-		{name: "pull two messages", req: pull(serTopic, 0), ext: pullHdr, bodyLen: true},
-		{name: "pull past the end, no suspension", req: pull(serTopic, 0, "queueOffset", "2"), ext: pullHdr},
-		{name: "pull an empty queue, held until the hold ends", req: pull(serTopic, 1, "sysFlag", "6", "suspendTimeoutMillis", "1000"),
+		{name: "pull two messages", req: pull(topic, 0), ext: pullHdr, bodyLen: true},
+		{name: "pull past the end, no suspension", req: pull(topic, 0, "queueOffset", "2"), ext: pullHdr},
+		{name: "pull an empty queue, held until the hold ends", req: pull(topic, 1, "sysFlag", "6", "suspendTimeoutMillis", "1000"),
 			ext: pullHdr, timeout: 15 * time.Second},
-		{name: "max offset", req: req(protocol.ReqGetMaxOffset, "topic", serTopic, "queueId", "0"), ext: []string{"offset"}},
-		{name: "max offset of queue 9 of 2", req: req(protocol.ReqGetMaxOffset, "topic", serTopic, "queueId", "9"), remark: true},
-		{name: "query the key", req: req(protocol.ReqQueryMessage, "topic", serTopic, "key", serKey, "maxNum", "32",
+		{name: "max offset", req: req(protocol.ReqGetMaxOffset, "topic", topic, "queueId", "0"), ext: []string{"offset"}},
+		{name: "max offset of queue 9 of 2", req: req(protocol.ReqGetMaxOffset, "topic", topic, "queueId", "9"), remark: true},
+		{name: "query the key", req: req(protocol.ReqQueryMessage, "topic", topic, "key", serKey, "maxNum", "32",
 			"beginTimestamp", "0", "endTimestamp", "9999999999999"), bodyLen: true},
-		{name: "query a key nobody sent", req: req(protocol.ReqQueryMessage, "topic", serTopic, "key", "serNoKey", "maxNum", "32",
+		{name: "query a key nobody sent", req: req(protocol.ReqQueryMessage, "topic", topic, "key", "serNoKey", "maxNum", "32",
 			"beginTimestamp", "0", "endTimestamp", "9999999999999"), remark: true},
 		{name: "view the first message by offset", req: req(protocol.ReqViewMessageById, "offset", strconv.FormatInt(offset, 10)), bodyLen: true},
 		{name: "view a message at offset 99999999", req: req(protocol.ReqViewMessageById, "offset", "99999999"), remark: true},
@@ -158,13 +172,13 @@ func serReads(offset int64) []serCase {
 	}
 }
 
-// observeSerialized sends each case in the ROCKETMQ serialize type and
-// records its answer; it returns the commit-log offset of the first
-// successful send's message, if any.
-func observeSerialized(ctx context.Context, env *Env, conn *rawclient.Conn, cases []serCase) (int64, error) {
+// observeSerialized sends each case in serialize type st and records its
+// answer; it returns the commit-log offset of the first successful send's
+// message, if any.
+func observeSerialized(ctx context.Context, env *Env, conn *rawclient.Conn, st wire.SerializeType, cases []serCase) (int64, error) {
 	first := int64(-1)
 	for _, c := range cases {
-		c.req.Serialize = wire.SerializeRocketMQ
+		c.req.Serialize = st
 		timeout := c.timeout
 		if timeout == 0 {
 			timeout = defaultRawTimeout
@@ -198,9 +212,9 @@ func observeSerialized(ctx context.Context, env *Env, conn *rawclient.Conn, case
 
 // awaitQueryable waits until both messages are in queue 0 and the index
 // finds the key (both dispatches are asynchronous).
-func awaitQueryable(ctx context.Context, conn *rawclient.Conn) error {
+func awaitQueryable(ctx context.Context, conn *rawclient.Conn, topic string) error {
 	return Eventually(ctx, 5*time.Second, 20*time.Millisecond, func() error {
-		resp, err := conn.Invoke(ctx, rawclient.Request(int32(protocol.ReqQueryMessage), "topic", serTopic, "key", serKey,
+		resp, err := conn.Invoke(ctx, rawclient.Request(int32(protocol.ReqQueryMessage), "topic", topic, "key", serKey,
 			"maxNum", "32", "beginTimestamp", "0", "endTimestamp", "9999999999999"), defaultRawTimeout)
 		if err != nil {
 			return err
@@ -211,9 +225,9 @@ func awaitQueryable(ctx context.Context, conn *rawclient.Conn) error {
 		if n, _ := resp.ExtValue("indexLastUpdatePhyoffset"); n == "" {
 			return fmt.Errorf("query %s: no index offset", serKey)
 		}
-		max, err := awaitDispatched(ctx, conn, serTopic)
+		max, err := awaitDispatched(ctx, conn, topic)
 		if err != nil || max < 2 {
-			return fmt.Errorf("%s queue 0 max offset %d: %v", serTopic, max, err)
+			return fmt.Errorf("%s queue 0 max offset %d: %v", topic, max, err)
 		}
 		return nil
 	})

@@ -70,6 +70,11 @@ type Needs struct {
 	// Scenarios with the same text share a cluster; Control.WriteBrokerACL
 	// rewrites the file while the broker runs.
 	ACL string
+	// Serialize, when set, starts every server with ROCKETMQ_SERIALIZE_TYPE
+	// set to it ("ROCKETMQ"): the serialize type of the requests the
+	// servers make and of the answers they write outside a request's
+	// callback.
+	Serialize string
 }
 
 // HasTag reports whether s carries tag.

@@ -98,7 +98,7 @@ func javaClasspath(ctx context.Context, path string) (string, error) {
 // scenario pins either to Java.
 func (r *runner) shapeFor(s *scenario.Scenario, impl cluster.Impl) cluster.Shape {
 	sh := cluster.Shape{Namesrv: impl, Broker: impl, Brokers: s.Needs.Brokers, Slave: s.Needs.Slave,
-		SyncMaster: s.Needs.SyncMaster, ACL: s.Needs.ACL}
+		SyncMaster: s.Needs.SyncMaster, ACL: s.Needs.ACL, Serialize: s.Needs.Serialize}
 	if impl == cluster.Java {
 		return sh
 	}
