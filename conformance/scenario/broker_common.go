@@ -66,6 +66,10 @@ type recvMsg struct {
 	ReconsumeTimes int               `json:"reconsumeTimes"`
 	At             int64             `json:"at"`       // Unix ms the Java listener got it (consume op)
 	PropKeys       []string          `json:"propKeys"` // every property name, sorted (Java consumer)
+	// SysProps are the system properties a broker sets the same way every
+	// run (RETRY_TOPIC, REAL_TOPIC, REAL_QID, DELAY, WAIT, CLUSTER), when
+	// present (Java consumer).
+	SysProps map[string]string `json:"sysProps"`
 }
 
 // consumeResult is the answer of the "consume" op.
@@ -152,7 +156,9 @@ type consumeReq struct {
 	ProduceMode               string        // how: sync (default), transaction or transaction-resume (see startTxProducer)
 	ProduceDelay              time.Duration // and this long after that
 	Wait                      time.Duration
-	MinReconsume              int // RECONSUME_LATER until delivered this often; count only then
+	MinReconsume              int  // RECONSUME_LATER until delivered this often; count only then
+	AlwaysLater               bool // RECONSUME_LATER to every delivery (MinReconsume still says which count)
+	MaxReconsume              int  // the consumers' maxReconsumeTimes; 0 leaves Java's default (16)
 	PollNameServer            time.Duration
 	Creds                     javaclient.Credentials // the consumers and the producer sign with these (ACL)
 	Serialize                 string                 // the clients' rocketmq.serialize.type; "" is the default, JSON
@@ -169,6 +175,12 @@ func javaConsume(ctx context.Context, env *Env, r consumeReq) (*consumeResult, e
 		"consumers": r.Consumers, "quietMs": r.Quiet.Milliseconds(), "sleepMs": r.Sleep.Milliseconds(),
 		"readyTimeoutMs": brokerReadyWait.Milliseconds(), "produceDelayMs": r.ProduceDelay.Milliseconds(),
 		"minReconsume": r.MinReconsume, "pollNameServerMs": r.PollNameServer.Milliseconds()}
+	if r.AlwaysLater {
+		p["alwaysLater"] = true
+	}
+	if r.MaxReconsume > 0 {
+		p["maxReconsume"] = r.MaxReconsume
+	}
 	r.Creds.AddTo(p)
 	if r.Serialize != "" {
 		p[javaclient.SerializeTypeParam] = r.Serialize

@@ -6,6 +6,8 @@ package scenario
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -223,11 +225,18 @@ func goConsumeMsgs(ctx context.Context, env *Env, topic, group, expr, prefix str
 
 // goConsumeMsgsWith is goConsumeMsgs with a consumer given opts too.
 func goConsumeMsgsWith(ctx context.Context, env *Env, opts []consumer.Option, topic, group, expr, prefix string, count int, wait time.Duration) ([]recvMsg, error) {
+	return goCollect(ctx, env, opts, newGoCollector(prefix, count), topic, group, expr, wait)
+}
+
+// goCollect runs a client-go push consumer of group with opts on topic
+// (subscription expr or all) until col has its count or wait passed; it
+// returns every delivery.
+func goCollect(ctx context.Context, env *Env, opts []consumer.Option, col *goCollector, topic, group, expr string, wait time.Duration) ([]recvMsg, error) {
 	c, err := newGoPushConsumer(env, group, opts...)
 	if err != nil {
 		return nil, err
 	}
-	col := &goCollector{prefix: prefix + "-", count: count, seen: map[string]bool{}, done: make(chan struct{})}
+	count := col.count
 	sel := consumer.MessageSelector{}
 	if expr != "" {
 		sel = consumer.MessageSelector{Type: consumer.TAG, Expression: expr}
@@ -250,15 +259,29 @@ func goConsumeMsgsWith(ctx context.Context, env *Env, opts []consumer.Option, to
 	}
 }
 
+// goCollector is a client-go listener that keeps every delivery and is
+// done once count distinct bodies with prefix came with reconsumeTimes
+// minReconsume or more. It answers ConsumeSuccess, or ConsumeRetryLater to
+// every delivery when later is set.
 type goCollector struct {
-	prefix string
-	count  int
-	mu     sync.Mutex
-	got    []recvMsg
-	seen   map[string]bool
-	done   chan struct{}
-	once   sync.Once
+	prefix       string
+	count        int
+	minReconsume int
+	later        bool
+	mu           sync.Mutex
+	got          []recvMsg
+	seen         map[string]bool
+	done         chan struct{}
+	once         sync.Once
 }
+
+func newGoCollector(prefix string, count int) *goCollector {
+	return &goCollector{prefix: prefix + "-", count: count, seen: map[string]bool{}, done: make(chan struct{})}
+}
+
+// deliveryProps are the system properties a broker sets the same way every
+// run, recorded as recvMsg.SysProps (the Java driver's DELIVERY_PROPS).
+var deliveryProps = []string{"RETRY_TOPIC", "REAL_TOPIC", "REAL_QID", "DELAY", "WAIT", "CLUSTER"}
 
 func (c *goCollector) listen(_ context.Context, msgs ...*primitive.MessageExt) (consumer.ConsumeResult, error) {
 	c.mu.Lock()
@@ -269,18 +292,29 @@ func (c *goCollector) listen(_ context.Context, msgs ...*primitive.MessageExt) (
 		if m.Queue != nil {
 			r.BrokerName, r.QueueID = m.Queue.BrokerName, m.Queue.QueueId
 		}
-		for k, v := range m.GetProperties() {
+		props := m.GetProperties()
+		for k, v := range props {
 			if !systemProps[k] {
 				r.Props[k] = v
 			}
 		}
+		r.PropKeys = slices.Sorted(maps.Keys(props))
+		r.SysProps = map[string]string{}
+		for _, k := range deliveryProps {
+			if v, ok := props[k]; ok {
+				r.SysProps[k] = v
+			}
+		}
 		c.got = append(c.got, r)
-		if strings.HasPrefix(r.Body, c.prefix) {
+		if strings.HasPrefix(r.Body, c.prefix) && r.ReconsumeTimes >= c.minReconsume {
 			c.seen[r.Body] = true
 		}
 	}
 	if len(c.seen) >= c.count {
 		c.once.Do(func() { close(c.done) })
+	}
+	if c.later {
+		return consumer.ConsumeRetryLater, nil
 	}
 	return consumer.ConsumeSuccess, nil
 }
@@ -318,4 +352,37 @@ func storedCount(ctx context.Context, env *Env, topic string) (int64, error) {
 		}
 	}
 	return sum, nil
+}
+
+func brokerGoDeadLetter(ctx context.Context, env *Env) error {
+	const topic, group = "BrokerGoDeadLetter", "CONF_BROKER_GDLQ_CG"
+	const dlq = "%DLQ%" + group
+	if err := createTopic(ctx, env, topic, 4, 6); err != nil {
+		return err
+	}
+	ss := specs("gdlq", "Dead", 2)
+	if _, err := goProduce(ctx, env, topic, "sync", ss); err != nil {
+		return err
+	}
+	col := newGoCollector("gdlq", len(ss))
+	col.minReconsume, col.later = 1, true
+	got, err := goCollect(ctx, env, []consumer.Option{consumer.WithMaxReconsumeTimes(1)}, col, topic, group, "", 50*time.Second)
+	if err != nil {
+		return err
+	}
+	env.Observe("deliveries", deliveryLines(got))
+	if err := waitRoute(ctx, env, dlq, len(env.Brokers)); err != nil {
+		return err
+	}
+	// The last answer's send-back may still be on its way: wait for both.
+	dead, err := goConsumeMsgs(ctx, env, dlq, "CONF_BROKER_GDLQ_READER", "", "gdlq", len(ss), brokerConsumeWait)
+	if err != nil {
+		return err
+	}
+	if err := checkDelivered(ss, dead, false); err != nil {
+		return fmt.Errorf("dead-letter consumer: %w", err)
+	}
+	env.Observe("dead letters", contentLines(dead))
+	env.Observe("dead-letter deliveries", deliveryLines(dead))
+	return nil
 }

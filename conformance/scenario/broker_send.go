@@ -57,6 +57,24 @@ func init() {
 			Run:     brokerReconsumeLater,
 		},
 		&Scenario{
+			Name: "broker/consume/dead-letter",
+			Doc: "a Java push consumer with maxReconsumeTimes 1 answers RECONSUME_LATER to every delivery: each message comes " +
+				"back once from the retry topic, then goes to %DLQ%group (1 queue, read-write), where a consumer of that topic gets " +
+				"it with its body, tags, keys and user properties, the same property names and reconsume count as on Java",
+			Tags:    tags("javaclient"),
+			Timeout: brokerScenarioLimit,
+			Run:     brokerDeadLetter,
+		},
+		&Scenario{
+			Name: "broker/consume/go-dead-letter",
+			Doc: "a client-go push consumer with MaxReconsumeTimes 1 answers ConsumeRetryLater to every delivery: each message " +
+				"comes back once from the retry topic, then goes to %DLQ%group, where a client-go consumer of that topic gets it " +
+				"with its body, tags, keys and user properties, the same property names and reconsume count as on Java",
+			Tags:    tags("goclient", "javaclient"),
+			Timeout: brokerScenarioLimit,
+			Run:     brokerGoDeadLetter,
+		},
+		&Scenario{
 			Name:    "broker/send/go-to-java",
 			Doc:     "messages of a client-go producer (SEND_MESSAGE v1) reach a Java push consumer intact",
 			Tags:    tags("quick", "javaclient", "goclient"),
@@ -272,6 +290,67 @@ func brokerGoToJava(ctx context.Context, env *Env) error {
 	}
 	env.Observe("received", contentLines(res.Messages))
 	return nil
+}
+
+func brokerDeadLetter(ctx context.Context, env *Env) error {
+	const topic, group = "BrokerDeadLetter", "CONF_BROKER_DLQ_CG"
+	const dlq = "%DLQ%" + group
+	if err := createTopic(ctx, env, topic, 4, 6); err != nil {
+		return err
+	}
+	ss := sharded(specs("dlq", "Dead", 2))
+	if _, err := javaProduce(ctx, env, topic, "CONF_BROKER_DLQ_PG", "sync", ss); err != nil {
+		return err
+	}
+	// Delivered with reconsumeTimes 0, answered later: back through the
+	// retry topic (level 3, 10 s); with 1, answered later: 1 reaches
+	// maxReconsumeTimes, so the dead-letter queue.
+	res, err := javaConsume(ctx, env, consumeReq{Topic: topic, Group: group, Prefix: "dlq", Count: len(ss),
+		MinReconsume: 1, AlwaysLater: true, MaxReconsume: 1, PollNameServer: time.Second, Wait: 50 * time.Second,
+		Quiet: brokerQuiet})
+	if err != nil {
+		return err
+	}
+	if !res.Complete {
+		return fmt.Errorf("retried messages did not come back within 50 s: %d deliveries", len(res.Messages))
+	}
+	env.Observe("deliveries", deliveryLines(res.Messages))
+	if err := waitRoute(ctx, env, dlq, len(env.Brokers)); err != nil {
+		return err
+	}
+	route, err := rawRoute(ctx, env, dlq, javaVersion409)
+	if err != nil {
+		return err
+	}
+	var qds []string
+	for _, q := range route.QueueDatas {
+		qds = append(qds, fmt.Sprintf("%s read %d write %d perm %d sysFlag %d", q.BrokerName, q.ReadQueueNums,
+			q.WriteQueueNums, q.Perm, q.TopicSysFlag))
+	}
+	sort.Strings(qds)
+	env.Observe("dead-letter route", strings.Join(qds, "\n"))
+	dead, err := javaConsume(ctx, env, consumeReq{Topic: dlq, Group: "CONF_BROKER_DLQ_READER", Prefix: "dlq",
+		Count: len(ss), PollNameServer: time.Second, Quiet: brokerQuiet})
+	if err != nil {
+		return err
+	}
+	if err := checkDelivered(ss, dead.Messages, false); err != nil {
+		return fmt.Errorf("dead-letter consumer: %w", err)
+	}
+	env.Observe("dead letters", contentLines(dead.Messages))
+	env.Observe("dead-letter deliveries", deliveryLines(dead.Messages))
+	return nil
+}
+
+// deliveryLines renders deliveries as sorted "body reconsumeTimes=n
+// [property names] {system properties}" lines.
+func deliveryLines(got []recvMsg) string {
+	lines := make([]string, len(got))
+	for i, m := range got {
+		lines[i] = fmt.Sprintf("%s reconsumeTimes=%d %v %s", m.Body, m.ReconsumeTimes, m.PropKeys, propsString(m.SysProps))
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
 }
 
 func brokerReconsumeLater(ctx context.Context, env *Env) error {

@@ -33,7 +33,9 @@ import org.apache.rocketmq.common.protocol.heartbeat.MessageModel;
  *
  * With "minReconsume" n, a concurrent listener answers RECONSUME_LATER to a message delivered fewer
  * than n times before (the broker's retry topic brings it back), and only deliveries with
- * reconsumeTimes >= n count towards the expected number.
+ * reconsumeTimes >= n count towards the expected number. With "alwaysLater" it answers
+ * RECONSUME_LATER to every delivery, and "maxReconsume" sets the consumers' maxReconsumeTimes (a
+ * message answered later that often goes to the group's dead-letter queue).
  */
 final class BrokerGroup {
     final String ns;
@@ -68,6 +70,9 @@ final class BrokerGroup {
         if (req.getIntValue("pollNameServerMs") > 0) {
             c.setPollNameServerInterval(req.getIntValue("pollNameServerMs"));
         }
+        if (req.containsKey("maxReconsume")) {
+            c.setMaxReconsumeTimes(req.getIntValue("maxReconsume"));
+        }
         String from = req.getString("fromWhere");
         if ("last".equals(from)) {
             c.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_LAST_OFFSET);
@@ -96,8 +101,12 @@ final class BrokerGroup {
             });
         } else {
             int retries = req.getIntValue("minReconsume");
+            boolean alwaysLater = req.getBooleanValue("alwaysLater");
             c.registerMessageListener((MessageListenerConcurrently) (msgs, ctx) -> {
                 handle(idx, msgs, ctx.getMessageQueue(), sleepMs);
+                if (alwaysLater) {
+                    return ConsumeConcurrentlyStatus.RECONSUME_LATER;
+                }
                 for (MessageExt m : msgs) {
                     if (m.getReconsumeTimes() < retries) {
                         return ConsumeConcurrentlyStatus.RECONSUME_LATER;

@@ -264,6 +264,12 @@ final class BrokerMessaging {
     }
 
     /** A received message as reported to Go; consumer is the index of the consumer in its group. */
+    /** System properties whose values the broker sets the same way every run (retries, dead letters). */
+    private static final String[] DELIVERY_PROPS = {
+        MessageConst.PROPERTY_RETRY_TOPIC, MessageConst.PROPERTY_REAL_TOPIC, MessageConst.PROPERTY_REAL_QUEUE_ID,
+        MessageConst.PROPERTY_DELAY_TIME_LEVEL, MessageConst.PROPERTY_WAIT_STORE_MSG_OK, MessageConst.PROPERTY_CLUSTER,
+    };
+
     static Map<String, Object> received(int consumer, MessageExt m, String brokerName) {
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("propKeys", new TreeMap<>(m.getProperties()).keySet());
@@ -278,6 +284,14 @@ final class BrokerMessaging {
             }
         }
         r.put("props", props);
+        Map<String, String> sys = new TreeMap<>();
+        for (String k : DELIVERY_PROPS) {
+            String v = m.getProperty(k);
+            if (v != null) {
+                sys.put(k, v);
+            }
+        }
+        r.put("sysProps", sys);
         r.put("brokerName", brokerName);
         r.put("queueId", m.getQueueId());
         r.put("queueOffset", m.getQueueOffset());
