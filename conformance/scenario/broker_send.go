@@ -318,17 +318,9 @@ func brokerDeadLetter(ctx context.Context, env *Env) error {
 	if err := waitRoute(ctx, env, dlq, len(env.Brokers)); err != nil {
 		return err
 	}
-	route, err := rawRoute(ctx, env, dlq, javaVersion409)
-	if err != nil {
+	if err := observeQueueData(ctx, env, "dead-letter route", dlq); err != nil {
 		return err
 	}
-	var qds []string
-	for _, q := range route.QueueDatas {
-		qds = append(qds, fmt.Sprintf("%s read %d write %d perm %d sysFlag %d", q.BrokerName, q.ReadQueueNums,
-			q.WriteQueueNums, q.Perm, q.TopicSysFlag))
-	}
-	sort.Strings(qds)
-	env.Observe("dead-letter route", strings.Join(qds, "\n"))
 	dead, err := javaConsume(ctx, env, consumeReq{Topic: dlq, Group: "CONF_BROKER_DLQ_READER", Prefix: "dlq",
 		Count: len(ss), PollNameServer: time.Second, Quiet: brokerQuiet})
 	if err != nil {

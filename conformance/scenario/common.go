@@ -75,6 +75,23 @@ func createTopic(ctx context.Context, env *Env, topic string, queues, perm int) 
 	return waitRoute(ctx, env, topic, len(env.Brokers))
 }
 
+// observeQueueData records the queue data of topic's route (raw lookup)
+// under name: each broker's queue counts, permission and system flag.
+func observeQueueData(ctx context.Context, env *Env, name, topic string) error {
+	route, err := rawRoute(ctx, env, topic, javaVersion409)
+	if err != nil {
+		return fmt.Errorf("route of %s: %w", topic, err)
+	}
+	lines := make([]string, 0, len(route.QueueDatas))
+	for _, q := range route.QueueDatas {
+		lines = append(lines, fmt.Sprintf("%s read %d write %d perm %d sysFlag %d", q.BrokerName, q.ReadQueueNums,
+			q.WriteQueueNums, q.Perm, q.TopicSysFlag))
+	}
+	sort.Strings(lines)
+	env.Observe(name, strings.Join(lines, "\n"))
+	return nil
+}
+
 // waitRoute waits until a raw route lookup of topic lists n brokers.
 func waitRoute(ctx context.Context, env *Env, topic string, n int) error {
 	return Eventually(ctx, routeVisibleTimeout, 200*time.Millisecond, func() error {

@@ -97,6 +97,8 @@ public final class BrokerOps {
                 return BrokerStories.mqadminLive(req);
             case "requestReply":
                 return BrokerStories.requestReply(req);
+            case "traced":
+                return BrokerStories.traced(req);
             default:
                 throw new IllegalArgumentException("unknown op " + op);
         }

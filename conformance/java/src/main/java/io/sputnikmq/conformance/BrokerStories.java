@@ -11,7 +11,10 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.consumer.DefaultMQPullConsumer;
 import org.apache.rocketmq.client.consumer.PullResult;
@@ -23,6 +26,7 @@ import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.utils.MessageUtil;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
@@ -311,6 +315,63 @@ final class BrokerStories {
             consumer.shutdown();
             replier.shutdown();
         }
+        return out;
+    }
+
+    /**
+     * traced {ns, topic, group, count, timeoutMs}: a producer (group_PG) and a push consumer
+     * (group_CG) with message trace on (the default trace topic) send and consume count messages
+     * "trace-i" (tag TagTrace, key "tk-i"); settleMs after the last arrives both are shut down:
+     * {sent: [{body, msgId, status}], received: [body, ...]}.
+     */
+    static Map<String, Object> traced(JSONObject req) throws Exception {
+        String ns = req.getString("ns");
+        String topic = req.getString("topic");
+        String group = req.getString("group");
+        int count = req.getIntValue("count");
+        Set<String> got = ConcurrentHashMap.newKeySet();
+        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(group + "_CG", true);
+        DefaultMQProducer producer = new DefaultMQProducer(group + "_PG", true);
+        List<Map<String, Object>> sent = new ArrayList<>();
+        try {
+            consumer.setNamesrvAddr(ns);
+            consumer.setInstanceName(BrokerMessaging.instanceName("traced"));
+            consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+            consumer.subscribe(topic, "*");
+            consumer.registerMessageListener((MessageListenerConcurrently) (msgs, ctx) -> {
+                for (MessageExt m : msgs) {
+                    got.add(new String(m.getBody(), StandardCharsets.UTF_8));
+                }
+                return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+            });
+            consumer.start();
+            producer.setNamesrvAddr(ns);
+            producer.setInstanceName(BrokerMessaging.instanceName("tracer"));
+            producer.setSendMsgTimeout(5000);
+            producer.start();
+            for (int i = 0; i < count; i++) {
+                String body = "trace-" + i;
+                SendResult r = producer.send(new Message(topic, "TagTrace", "tk-" + i, body.getBytes(StandardCharsets.UTF_8)));
+                Map<String, Object> e = new LinkedHashMap<>();
+                e.put("body", body);
+                e.put("msgId", r.getMsgId());
+                e.put("status", r.getSendStatus().name());
+                sent.add(e);
+            }
+            long deadline = System.currentTimeMillis() + req.getLongValue("timeoutMs");
+            while (got.size() < count && System.currentTimeMillis() < deadline) {
+                Thread.sleep(50);
+            }
+            // The consume hook records SubAfter once the listener returned, and the trace
+            // dispatchers send in the background: give them time before the shutdown.
+            Thread.sleep(req.getLongValue("settleMs"));
+        } finally {
+            producer.shutdown();
+            consumer.shutdown();
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("sent", sent);
+        out.put("received", new TreeSet<>(got));
         return out;
     }
 }
