@@ -156,9 +156,10 @@ type consumeReq struct {
 	ProduceMode               string        // how: sync (default), transaction or transaction-resume (see startTxProducer)
 	ProduceDelay              time.Duration // and this long after that
 	Wait                      time.Duration
-	MinReconsume              int  // RECONSUME_LATER until delivered this often; count only then
-	AlwaysLater               bool // RECONSUME_LATER to every delivery (MinReconsume still says which count)
-	MaxReconsume              int  // the consumers' maxReconsumeTimes; 0 leaves Java's default (16)
+	MinReconsume              int    // RECONSUME_LATER until delivered this often; count only then
+	AlwaysLater               bool   // RECONSUME_LATER to every delivery (MinReconsume still says which count)
+	MaxReconsume              int    // the consumers' maxReconsumeTimes; 0 leaves Java's default (16)
+	Namespace                 string // the consumers' (and Produce's producer's) client namespace
 	PollNameServer            time.Duration
 	Creds                     javaclient.Credentials // the consumers and the producer sign with these (ACL)
 	Serialize                 string                 // the clients' rocketmq.serialize.type; "" is the default, JSON
@@ -180,6 +181,9 @@ func javaConsume(ctx context.Context, env *Env, r consumeReq) (*consumeResult, e
 	}
 	if r.MaxReconsume > 0 {
 		p["maxReconsume"] = r.MaxReconsume
+	}
+	if r.Namespace != "" {
+		p["namespace"] = r.Namespace
 	}
 	r.Creds.AddTo(p)
 	if r.Serialize != "" {

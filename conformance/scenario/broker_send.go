@@ -66,6 +66,15 @@ func init() {
 			Run:     brokerDeadLetter,
 		},
 		&Scenario{
+			Name: "broker/consume/namespace",
+			Doc: "Java clients in a client namespace (setNamespace): the producer sends to ns%topic, a push consumer of " +
+				"ns%group gets each message, answers RECONSUME_LATER once and gets it again through %RETRY%ns%group, with the " +
+				"retry properties and the retry topic's route Java's broker gives",
+			Tags:    tags("javaclient"),
+			Timeout: brokerScenarioLimit,
+			Run:     brokerNamespace,
+		},
+		&Scenario{
 			Name: "broker/consume/go-dead-letter",
 			Doc: "a client-go push consumer with MaxReconsumeTimes 1 answers ConsumeRetryLater to every delivery: each message " +
 				"comes back once from the retry topic, then goes to %DLQ%group, where a client-go consumer of that topic gets it " +
@@ -290,6 +299,30 @@ func brokerGoToJava(ctx context.Context, env *Env) error {
 	}
 	env.Observe("received", contentLines(res.Messages))
 	return nil
+}
+
+func brokerNamespace(ctx context.Context, env *Env) error {
+	const namespace, topic, group = "MQ_INST_conf", "BrokerNamespaced", "CONF_BROKER_NS_CG"
+	if err := createTopic(ctx, env, namespace+"%"+topic, 4, 6); err != nil {
+		return err
+	}
+	ss := specs("nsmsg", "Ns", 2)
+	sent, err := javaProduceWith(ctx, env, map[string]any{"namespace": namespace}, topic, "CONF_BROKER_NS_PG", "sync", ss)
+	if err != nil {
+		return err
+	}
+	env.Observe("sent", sentLines(sent))
+	res, err := javaConsume(ctx, env, consumeReq{Topic: topic, Group: group, Prefix: "nsmsg", Count: len(ss),
+		MinReconsume: 1, Namespace: namespace, PollNameServer: time.Second, Wait: 50 * time.Second, Quiet: brokerQuiet})
+	if err != nil {
+		return err
+	}
+	if !res.Complete {
+		return fmt.Errorf("retried messages did not come back within 50 s: %d deliveries", len(res.Messages))
+	}
+	env.Observe("received", contentLines(res.Messages))
+	env.Observe("deliveries", deliveryLines(res.Messages))
+	return observeQueueData(ctx, env, "retry topic route", "%RETRY%"+namespace+"%"+group)
 }
 
 func brokerDeadLetter(ctx context.Context, env *Env) error {

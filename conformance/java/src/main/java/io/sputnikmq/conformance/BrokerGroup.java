@@ -35,7 +35,8 @@ import org.apache.rocketmq.common.protocol.heartbeat.MessageModel;
  * than n times before (the broker's retry topic brings it back), and only deliveries with
  * reconsumeTimes >= n count towards the expected number. With "alwaysLater" it answers
  * RECONSUME_LATER to every delivery, and "maxReconsume" sets the consumers' maxReconsumeTimes (a
- * message answered later that often goes to the group's dead-letter queue).
+ * message answered later that often goes to the group's dead-letter queue). "namespace" puts the
+ * consumers (and the producer of "produce") in that client namespace.
  */
 final class BrokerGroup {
     final String ns;
@@ -69,6 +70,9 @@ final class BrokerGroup {
         c.setInstanceName(BrokerMessaging.instanceName("consumer" + idx));
         if (req.getIntValue("pollNameServerMs") > 0) {
             c.setPollNameServerInterval(req.getIntValue("pollNameServerMs"));
+        }
+        if (req.getString("namespace") != null) {
+            c.setNamespace(req.getString("namespace"));
         }
         if (req.containsKey("maxReconsume")) {
             c.setMaxReconsumeTimes(req.getIntValue("maxReconsume"));

@@ -55,7 +55,15 @@ final class BrokerMessaging {
 
     /** A started producer of group whose requests go through hook (null: none). */
     static DefaultMQProducer startProducer(String ns, String group, RPCHook hook) throws Exception {
+        return startProducer(ns, group, hook, null);
+    }
+
+    /** A started producer of group in namespace (null: none) whose requests go through hook. */
+    static DefaultMQProducer startProducer(String ns, String group, RPCHook hook, String namespace) throws Exception {
         DefaultMQProducer p = new DefaultMQProducer(group, hook);
+        if (namespace != null) {
+            p.setNamespace(namespace);
+        }
         p.setNamesrvAddr(ns);
         p.setInstanceName(instanceName("producer"));
         p.setSendMsgTimeout(5000);
@@ -111,7 +119,7 @@ final class BrokerMessaging {
     }
 
     /**
-     * produce {ns, topic, group, mode: sync|async|oneway|batch|transaction, messages: [spec]}: one entry per
+     * produce {ns, topic, group, mode: sync|async|oneway|batch|transaction, messages: [spec], namespace}: one entry per
      * message {body, status, brokerName, queueId, queueOffset} in spec order (oneway: status
      * "ONEWAY", no queue). A transaction producer shuts down after its sends too, so the half
      * messages it left unknown wait for a producer of the group that answers the check.
@@ -121,7 +129,7 @@ final class BrokerMessaging {
         RPCHook hook = BrokerOps.rpcHook(req);
         DefaultMQProducer p = mode != null && mode.startsWith("transaction")
             ? startTxProducer(req.getString("ns"), req.getString("group"), hook)
-            : startProducer(req.getString("ns"), req.getString("group"), hook);
+            : startProducer(req.getString("ns"), req.getString("group"), hook, req.getString("namespace"));
         try {
             return produceWith(p, req.getString("topic"), req.getString("mode"),
                 BrokerOps.objects(req.getJSONArray("messages")));
@@ -322,7 +330,7 @@ final class BrokerMessaging {
                 RPCHook hook = BrokerOps.rpcHook(req);
                 DefaultMQProducer p = prod.getString("mode").startsWith("transaction")
                     ? startTxProducer(g.ns, prod.getString("group"), hook)
-                    : startProducer(g.ns, prod.getString("group"), hook);
+                    : startProducer(g.ns, prod.getString("group"), hook, req.getString("namespace"));
                 g.quiet(req.getLongValue("produceDelayMs"));
                 out.put("producedAtMs", System.currentTimeMillis());
                 try {
