@@ -49,6 +49,9 @@ func goMessage(topic string, s msgSpec) *primitive.Message {
 	for k, v := range s.Props {
 		m.WithProperty(k, v)
 	}
+	if s.ShardingKey != "" {
+		m.WithShardingKey(s.ShardingKey) // what NewHashQueueSelector hashes
+	}
 	return m
 }
 
@@ -384,5 +387,30 @@ func brokerGoDeadLetter(ctx context.Context, env *Env) error {
 	}
 	env.Observe("dead letters", contentLines(dead))
 	env.Observe("dead-letter deliveries", deliveryLines(dead))
+	return nil
+}
+
+func brokerGoOrderly(ctx context.Context, env *Env) error {
+	const topic, group, prefix, perKey = "BrokerGoOrderly", "CONF_BROKER_GORDER_CG", "gorder", 4
+	if err := createTopic(ctx, env, topic, orderlyQueues, 6); err != nil {
+		return err
+	}
+	ss := orderlySpecs(prefix, perKey)
+	sent, err := goProduceWith(ctx, env, []producer.Option{producer.WithQueueSelector(producer.NewHashQueueSelector())},
+		topic, "sync", ss)
+	if err != nil {
+		return err
+	}
+	got, err := goConsumeMsgsWith(ctx, env, []consumer.Option{consumer.WithConsumerOrder(true)}, topic, group, "", prefix,
+		len(ss), brokerConsumeWait)
+	if err != nil {
+		return err
+	}
+	keys, err := checkKeyOrder(prefix, got, perKey)
+	if err != nil {
+		return err
+	}
+	env.Observe("key queues", keys)
+	env.Observe("sent", sentPlacement(sent))
 	return nil
 }

@@ -42,6 +42,14 @@ func init() {
 			Run:     func(ctx context.Context, env *Env) error { return brokerOrderly(ctx, env, 2) },
 		},
 		&Scenario{
+			Name: "broker/orderly/go-sharding-key",
+			Doc: "a client-go producer with the hash queue selector sends by sharding key, and a client-go orderly push " +
+				"consumer (LOCK_BATCH_MQ) gets each key's messages in send order from its one queue",
+			Tags:    tags("goclient", "javaclient"),
+			Timeout: brokerScenarioLimit,
+			Run:     brokerGoOrderly,
+		},
+		&Scenario{
 			Name:    "broker/rebalance/clustering",
 			Doc:     "two Java push consumers of one group split 8 queues 4/4 and share the messages; after one shuts down gracefully the other holds all 8 and gets every new message",
 			Tags:    tags("javaclient"),
