@@ -273,10 +273,7 @@ final class BrokerStories {
         DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(req.getString("group"));
         DefaultMQProducer requester = null;
         try {
-            consumer.setNamesrvAddr(ns);
-            consumer.setInstanceName(BrokerMessaging.instanceName("replier"));
-            consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-            consumer.subscribe(topic, "*");
+            pushFromFirst(consumer, ns, "replier", topic);
             consumer.registerMessageListener((MessageListenerConcurrently) (msgs, ctx) -> {
                 for (MessageExt m : msgs) {
                     try {
@@ -334,10 +331,7 @@ final class BrokerStories {
         DefaultMQProducer producer = new DefaultMQProducer(group + "_PG", true);
         List<Map<String, Object>> sent = new ArrayList<>();
         try {
-            consumer.setNamesrvAddr(ns);
-            consumer.setInstanceName(BrokerMessaging.instanceName("traced"));
-            consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-            consumer.subscribe(topic, "*");
+            pushFromFirst(consumer, ns, "traced", topic);
             consumer.registerMessageListener((MessageListenerConcurrently) (msgs, ctx) -> {
                 for (MessageExt m : msgs) {
                     got.add(new String(m.getBody(), StandardCharsets.UTF_8));
@@ -373,5 +367,16 @@ final class BrokerStories {
         out.put("sent", sent);
         out.put("received", new TreeSet<>(got));
         return out;
+    }
+
+    /**
+     * Points push consumer c at name server ns under a fresh instance name, from the first offset,
+     * subscribed to all of topic.
+     */
+    private static void pushFromFirst(DefaultMQPushConsumer c, String ns, String instance, String topic) throws Exception {
+        c.setNamesrvAddr(ns);
+        c.setInstanceName(BrokerMessaging.instanceName(instance));
+        c.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        c.subscribe(topic, "*");
     }
 }
