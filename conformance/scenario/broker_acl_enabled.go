@@ -278,10 +278,16 @@ func aclJavaSendRefused(ctx context.Context, env *Env) error {
 }
 
 // heartbeatBody is a HEART_BEAT body (HeartbeatData as fastjson reads it)
-// of one push consumer of group subscribed to topic.
+// of one clustering push consumer of group subscribed to topic.
 func heartbeatBody(clientID, group, topic string) []byte {
+	return heartbeatBodyOf(clientID, group, topic, "CLUSTERING")
+}
+
+// heartbeatBodyOf is heartbeatBody for message model model (CLUSTERING or
+// BROADCASTING).
+func heartbeatBodyOf(clientID, group, topic, model string) []byte {
 	return []byte(`{"clientID":"` + clientID + `","consumerDataSet":[{"consumeFromWhere":"CONSUME_FROM_FIRST_OFFSET",` +
-		`"consumeType":"CONSUME_PASSIVELY","groupName":"` + group + `","messageModel":"CLUSTERING",` +
+		`"consumeType":"CONSUME_PASSIVELY","groupName":"` + group + `","messageModel":"` + model + `",` +
 		`"subscriptionDataSet":[{"classFilterMode":false,"codeSet":[],"expressionType":"TAG","subString":"*",` +
 		`"subVersion":0,"tagsSet":[],"topic":"` + topic + `"}],"unitMode":false}],"producerDataSet":[]}`)
 }
