@@ -414,3 +414,37 @@ func brokerGoOrderly(ctx context.Context, env *Env) error {
 	env.Observe("sent", sentPlacement(sent))
 	return nil
 }
+
+func brokerGoConsumeFrom(ctx context.Context, env *Env) error {
+	const topic = "BrokerGoConsumeFrom"
+	if err := createTopic(ctx, env, topic, 4, 6); err != nil {
+		return err
+	}
+	start := time.Now()
+	ss := specs("gfrom", "From", 6)
+	if _, err := goProduce(ctx, env, topic, "sync", ss); err != nil {
+		return err
+	}
+	wheres := []struct {
+		name string
+		opts []consumer.Option
+	}{
+		{"first", []consumer.Option{consumer.WithConsumeFromWhere(consumer.ConsumeFromFirstOffset)}},
+		{"last", []consumer.Option{consumer.WithConsumeFromWhere(consumer.ConsumeFromLastOffset)}},
+		{"timestamp", []consumer.Option{consumer.WithConsumeFromWhere(consumer.ConsumeFromTimestamp),
+			consumer.WithConsumeTimestamp(start.Add(-time.Minute).Format("20060102150405"))}},
+	}
+	var counts []string
+	for _, w := range wheres {
+		got, err := goConsumeMsgsWith(ctx, env, w.opts, topic, "CONF_BROKER_GFROM_"+strings.ToUpper(w.name)+"_CG", "",
+			"gfrom", len(ss), 20*time.Second)
+		n := distinctBodies(withPrefix(got, "gfrom"))
+		if err != nil && n != len(ss) {
+			return fmt.Errorf("new group consuming from %s got %d of %d messages (java: offset 0 while the first message "+
+				"is in memory): %w", w.name, n, len(ss), err)
+		}
+		counts = append(counts, fmt.Sprintf("%s=%d", w.name, n))
+	}
+	env.Observe("counts", strings.Join(counts, " "))
+	return nil
+}

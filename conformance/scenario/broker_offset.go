@@ -58,6 +58,15 @@ func init() {
 			Run:     brokerOffsetResume,
 		},
 		&Scenario{
+			Name: "broker/offset/go-consume-from",
+			Doc: "client-go push consumers of new groups with ConsumeFromFirstOffset, ConsumeFromLastOffset and " +
+				"ConsumeFromTimestamp on a fresh topic: the broker answers offset 0 (first message still in memory), so each gets " +
+				"every message",
+			Tags:    tags("goclient", "javaclient"),
+			Timeout: brokerScenarioLimit,
+			Run:     brokerGoConsumeFrom,
+		},
+		&Scenario{
 			Name:    "broker/offset/consume-from",
 			Doc:     "new groups with CONSUME_FROM_FIRST_OFFSET, _LAST_OFFSET and _TIMESTAMP on a fresh topic: the broker answers offset 0 (first message still in memory), so each gets every message",
 			Tags:    tags("javaclient"),
