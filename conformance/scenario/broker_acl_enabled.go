@@ -283,6 +283,22 @@ func heartbeatBody(clientID, group, topic string) []byte {
 	return heartbeatBodyOf(clientID, group, topic, "CLUSTERING")
 }
 
+// rawHeartbeat sends a HEART_BEAT of one consumer of group on topic
+// (heartbeatBodyOf) on conn and returns the answer, failing unless it
+// succeeds.
+func rawHeartbeat(ctx context.Context, conn *rawclient.Conn, clientID, group, topic, model string) (*wire.Command, error) {
+	hb := rawclient.Request(codeHeartBeat)
+	hb.Body = heartbeatBodyOf(clientID, group, topic, model)
+	resp, err := conn.Invoke(ctx, hb, defaultRawTimeout)
+	if err != nil {
+		return nil, fmt.Errorf("heartbeat of %s: %w", clientID, err)
+	}
+	if resp.Code != respSuccess {
+		return nil, fmt.Errorf("heartbeat of %s: %w", clientID, &codeError{Code: resp.Code, Remark: resp.Remark})
+	}
+	return resp, nil
+}
+
 // heartbeatBodyOf is heartbeatBody for message model model (CLUSTERING or
 // BROADCASTING).
 func heartbeatBodyOf(clientID, group, topic, model string) []byte {

@@ -133,7 +133,13 @@ func dialAndSend(ctx context.Context, env *Env) (*rawclient.Conn, int64, error) 
 // sendOne stores a message in errTopic's queue 0 and returns its
 // commit-log offset.
 func sendOne(ctx context.Context, conn *rawclient.Conn) (int64, error) {
-	sent, err := conn.Invoke(ctx, sendV2(errTopic, 0, []byte("error scenario body")), defaultRawTimeout)
+	return sendOneTo(ctx, conn, errTopic, "error scenario body")
+}
+
+// sendOneTo stores body in topic's queue 0 and returns its commit-log
+// offset.
+func sendOneTo(ctx context.Context, conn *rawclient.Conn, topic, body string) (int64, error) {
+	sent, err := conn.Invoke(ctx, sendV2(topic, 0, []byte(body)), defaultRawTimeout)
 	if err != nil {
 		return 0, fmt.Errorf("send: %w", err)
 	}

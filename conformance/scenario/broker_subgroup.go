@@ -60,19 +60,13 @@ func brokerSubGroupEffects(ctx context.Context, env *Env) error {
 		{"three retry queues", retry, "CLUSTERING", nil},
 	}
 	for i, s := range steps {
-		hb := rawclient.Request(int32(protocol.ReqHeartBeat))
-		hb.Body = heartbeatBodyOf(fmt.Sprintf("127.0.0.1@subGroup%d", i), s.group, topic, s.model)
-		resp, err := conn.Invoke(ctx, hb, defaultRawTimeout)
-		if err != nil {
-			return fmt.Errorf("%s: heartbeat: %w", s.name, err)
-		}
-		if resp.Code != respSuccess {
-			return fmt.Errorf("%s: heartbeat: %w", s.name, &codeError{Code: resp.Code, Remark: resp.Remark})
+		if _, err := rawHeartbeat(ctx, conn, fmt.Sprintf("127.0.0.1@subGroup%d", i), s.group, topic, s.model); err != nil {
+			return fmt.Errorf("%s: %w", s.name, err)
 		}
 		if s.pull == nil {
 			continue
 		}
-		resp, err = conn.Invoke(ctx, pull(topic, 0, s.pull...), defaultRawTimeout)
+		resp, err := conn.Invoke(ctx, pull(topic, 0, s.pull...), defaultRawTimeout)
 		if err != nil {
 			return fmt.Errorf("%s: pull: %w", s.name, err)
 		}
@@ -92,14 +86,7 @@ func brokerSubGroupEffects(ctx context.Context, env *Env) error {
 // then takes the group's, so the message goes to the dead-letter queue at
 // once.
 func sendBackWithoutMax(ctx context.Context, env *Env, conn *rawclient.Conn, topic, group string) error {
-	sent, err := conn.Invoke(ctx, sendV2(topic, 0, []byte("sent back")), defaultRawTimeout)
-	if err != nil {
-		return fmt.Errorf("send: %w", err)
-	}
-	if sent.Code != respSuccess {
-		return fmt.Errorf("send: %w", &codeError{Code: sent.Code, Remark: sent.Remark})
-	}
-	offset, err := offsetOfMsgID(sent)
+	offset, err := sendOneTo(ctx, conn, topic, "sent back")
 	if err != nil {
 		return err
 	}

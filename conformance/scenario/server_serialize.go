@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/sputnikmq/sputnik/conformance/rawclient"
-	"github.com/sputnikmq/sputnik/remoting/protocol"
 	"github.com/sputnikmq/sputnik/remoting/wire"
 )
 
@@ -82,14 +81,9 @@ func observeNotify(ctx context.Context, env *Env) error {
 	}
 	defer second.Close()
 	for i, c := range []*rawclient.Conn{first, second} {
-		hb := rawclient.Request(int32(protocol.ReqHeartBeat))
-		hb.Body = heartbeatBody(fmt.Sprintf("127.0.0.1@srvSer%d", i), group, topic)
-		resp, err := c.Invoke(ctx, hb, defaultRawTimeout)
+		resp, err := rawHeartbeat(ctx, c, fmt.Sprintf("127.0.0.1@srvSer%d", i), group, topic, "CLUSTERING")
 		if err != nil {
-			return fmt.Errorf("heartbeat %d: %w", i, err)
-		}
-		if resp.Code != respSuccess {
-			return fmt.Errorf("heartbeat %d: %w", i, &codeError{Code: resp.Code, Remark: resp.Remark})
+			return err
 		}
 		env.Observe(fmt.Sprintf("heartbeat %d", i), fmt.Sprintf("code %d in %v", resp.Code, resp.Serialize))
 	}
