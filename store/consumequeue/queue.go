@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"sync/atomic"
 
 	"github.com/sirupsen/logrus"
@@ -52,7 +53,14 @@ type Queue struct {
 	minLogic atomic.Int64
 	// firstSeg is the segment this process created in an empty queue (Java
 	// MappedFile.isFirstCreateInQueue): the only one that is front-filled.
-	firstSeg *segment.Segment
+	firstSeg atomic.Pointer[segment.Segment]
+
+	// putMu orders puts against Destroy: a topic deleted while the
+	// dispatcher files a unit for it (DELETE_TOPIC_IN_BROKER,
+	// CLEAN_UNUSED_TOPIC) must neither fail dispatch nor leave a new file
+	// behind in the removed directory.
+	putMu     sync.Mutex
+	destroyed bool
 }
 
 // QueueDir is the directory of one queue under root (Java storePath +
@@ -162,8 +170,18 @@ func (q *Queue) RollNextFile(offset int64) int64 {
 // (Java would append it at the end under the wrong offset).
 //
 // Unlike Java, MaxPhysicalOffset only moves once the unit is written, so a
-// retried Put after a failed write is not mistaken for a repeat.
+// retried Put after a failed write is not mistaken for a repeat. A Put to
+// a destroyed queue is dropped (nil): its topic is gone.
 func (q *Queue) Put(u Unit, queueOffset int64) error {
+	q.putMu.Lock()
+	defer q.putMu.Unlock()
+	if q.destroyed {
+		return nil
+	}
+	return q.put(u, queueOffset)
+}
+
+func (q *Queue) put(u Unit, queueOffset int64) error {
 	if u.End() <= q.maxPhy.Load() {
 		q.log.Warnf("maybe try to build consume queue repeatedly maxPhysicOffset=%d phyOffset=%d", q.maxPhy.Load(), u.Phy)
 		return nil
@@ -176,7 +194,7 @@ func (q *Queue) Put(u Unit, queueOffset int64) error {
 	if err != nil {
 		return err
 	}
-	if seg == q.firstSeg && queueOffset != 0 && seg.Wrote() == 0 {
+	if seg == q.firstSeg.Load() && queueOffset != 0 && seg.Wrote() == 0 {
 		if err := q.fillPreBlank(seg, expect); err != nil {
 			return err
 		}
@@ -206,7 +224,7 @@ func (q *Queue) segmentFor(expect int64) (*segment.Segment, error) {
 		return nil, fmt.Errorf("consumequeue %s-%d: new file: %w", q.topic, q.queueID, err)
 	}
 	if empty {
-		q.firstSeg = seg
+		q.firstSeg.Store(seg)
 	}
 	return seg, nil
 }
@@ -349,9 +367,12 @@ func (q *Queue) Close() {
 // Destroy removes the queue's files and its directory (Java destroy) and
 // resets the offsets.
 func (q *Queue) Destroy() error {
+	q.putMu.Lock()
+	defer q.putMu.Unlock()
+	q.destroyed = true
 	q.maxPhy.Store(-1)
 	q.minLogic.Store(0)
-	q.firstSeg = nil
+	q.firstSeg.Store(nil)
 	err := q.files.Destroy()
 	if rerr := q.fsys.Remove(q.files.Dir()); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
 		err = errors.Join(err, fmt.Errorf("consumequeue %s-%d: remove dir: %w", q.topic, q.queueID, rerr))
@@ -381,6 +402,11 @@ type Request struct {
 // queues unwritable; that, and updating the checkpoint's logics time with
 // StoreTimestamp on success, is the caller's.
 func (q *Queue) PutRequest(r *Request) error {
+	q.putMu.Lock()
+	defer q.putMu.Unlock()
+	if q.destroyed {
+		return nil
+	}
 	tags := r.TagsCode
 	if q.ext != nil {
 		addr, err := q.ext.Put(ExtUnit{TagsCode: r.TagsCode, MsgStoreTime: r.StoreTimestamp, BitMap: r.BitMap})
@@ -390,7 +416,7 @@ func (q *Queue) PutRequest(r *Request) error {
 			q.log.Warnf("save consume queue extend fail, so just save tagsCode: offset %d: %v", r.Phy, err)
 		}
 	}
-	return q.Put(Unit{Phy: r.Phy, Size: r.Size, TagsCode: tags}, r.QueueOffset)
+	return q.put(Unit{Phy: r.Phy, Size: r.Size, TagsCode: tags}, r.QueueOffset)
 }
 
 // ExtUnit reads the ext unit a tagsCode addresses (Java getExt);

@@ -129,9 +129,7 @@ func (q *Queue) deleteLast(s *segment.Segment) error {
 	if err := q.files.TruncateDirty(s.Base() - 1); err != nil {
 		return fmt.Errorf("consumequeue %s-%d: truncate: %w", q.topic, q.queueID, err)
 	}
-	if q.firstSeg == s {
-		q.firstSeg = nil
-	}
+	q.firstSeg.CompareAndSwap(s, nil)
 	return nil
 }
 

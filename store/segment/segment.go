@@ -324,6 +324,10 @@ func (s *Segment) Append(n int, fill func(b []byte)) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	if !s.Acquire() { // a concurrent Destroy must not unmap under the copy
+		return 0, ErrClosed
+	}
+	defer s.Release()
 	end := pos + int64(n)
 	if s.pastPrefault(end) {
 		// A large record the prefault fell behind brings its pages in
@@ -455,6 +459,10 @@ func (s *Segment) WriteAt(p []byte, off int64) error {
 	if off < 0 || off+int64(len(p)) > s.size {
 		return fmt.Errorf("%w: write %d bytes at %d of %s", ErrRange, len(p), off, s.path)
 	}
+	if !s.Acquire() {
+		return ErrClosed
+	}
+	defer s.Release()
 	s.inPlace.Store(true)
 	copy(s.data[off:], p)
 	return nil
