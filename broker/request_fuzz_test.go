@@ -1,0 +1,141 @@
+package broker
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/sputnikmq/sputnik/remoting"
+	"github.com/sputnikmq/sputnik/remoting/protocol"
+	"github.com/sputnikmq/sputnik/remoting/protocol/protocoltest"
+	"github.com/sputnikmq/sputnik/remoting/wire"
+	"github.com/sputnikmq/sputnik/store/message"
+)
+
+// fuzzNames are the string values a broker request field can take besides
+// raw fuzz bytes: the names the test broker holds, system names and
+// malformed ones.
+func fuzzNames(offsetMsgID string) func(key string) []string {
+	return func(key string) []string {
+		k := strings.ToLower(key)
+		switch {
+		case strings.Contains(k, "topic") || key == "b" || key == "c":
+			return []string{"FuzzTopic", "TBW102", "%RETRY%FuzzGroup", "%DLQ%FuzzGroup", "SCHEDULE_TOPIC_XXXX",
+				"RMQ_SYS_TRANS_HALF_TOPIC", "RMQ_SYS_TRANS_OP_HALF_TOPIC", "FuzzNew", "", "bad topic!", "%LMQ%x", strings.Repeat("T", 200)}
+		case strings.Contains(k, "group") || key == "a":
+			return []string{"FuzzGroup", "PG", "CG", "%RETRY%FuzzGroup", "TOOLS_CONSUMER", "", "bad group!"}
+		case strings.Contains(k, "client"):
+			return []string{"fc1", "fc2", "127.0.0.1@1", ""}
+		case strings.Contains(k, "msgid"):
+			return []string{offsetMsgID, "7F00000100002A9F00000000FFFFFFFF", "X", "", "7F000001"}
+		case key == "properties" || key == "i":
+			return []string{"TAGS\x01t\x02KEYS\x01k1 k2\x02", "", "\x01\x02", "DELAY\x013\x02", "TRAN_MSG\x01true\x02PGROUP\x01PG\x02",
+				"UNIQ_KEY\x01AB\x02", "INSTANCE_ID\x01%LMQ%a\x02INNER_MULTI_DISPATCH\x01%LMQ%a,%LMQ%b\x02", "noseparators",
+				"REAL_TOPIC\x01FuzzTopic\x02REAL_QID\x011\x02"}
+		case strings.Contains(k, "expression") || k == "subscription":
+			return []string{"*", "TAG", "SQL92", "a > 1", "t || u", "", "a >"}
+		case strings.Contains(k, "key"):
+			return []string{"k1", "", "TOPIC_PUT_NUMS", "GROUP_GET_NUMS"}
+		case strings.Contains(k, "name") || strings.Contains(k, "addr"):
+			return []string{"broker-t", "DefaultCluster", "127.0.0.1:10911", "", "TOPIC_PUT_NUMS", "x"}
+		}
+		return nil
+	}
+}
+
+// fuzzBodies are request bodies the broker's codes read.
+func fuzzBodies() [][]byte {
+	batch, _ := message.AppendBatchEntry(nil, 0, []byte("b1"), []byte("TAGS\x01t\x02"))
+	batch, _ = message.AppendBatchEntry(batch, 0, []byte("b2"), nil)
+	mq := `{"topic":"FuzzTopic","brokerName":"broker-t","queueId":0}`
+	return [][]byte{
+		nil, []byte("{}"), []byte("null"), []byte("[]"), []byte("not json"), batch,
+		[]byte(`{"clientID":"fc1","producerDataSet":[{"groupName":"PG"}],"consumerDataSet":[{"groupName":"FuzzGroup",` +
+			`"consumeType":"CONSUME_PASSIVELY","messageModel":"CLUSTERING","consumeFromWhere":"CONSUME_FROM_LAST_OFFSET",` +
+			`"subscriptionDataSet":[{"topic":"FuzzTopic","subString":"*","tagsSet":[],"codeSet":[],"subVersion":1,"expressionType":"TAG"}],"unitMode":false}]}`),
+		[]byte(`{"consumerGroup":"FuzzGroup","clientId":"fc1","mqSet":[` + mq + `]}`),
+		[]byte(`{"groupName":"FuzzGroup2","consumeEnable":true,"retryQueueNums":1,"retryMaxTimes":16,"brokerId":0}`),
+		[]byte(`{"offsetTable":{` + mq + `:5}}`),
+		[]byte("fileReservedTime=72\nbrokerPermission=6\n"),
+		[]byte(`{"clientId":"fc1","group":"FuzzGroup","subscriptionData":{"topic":"FuzzTopic","subString":"a > 1","expressionType":"SQL92"}}`),
+	}
+}
+
+// FuzzBrokerRequest sends every code the broker serves, with headers and
+// bodies made from fuzz input (the broker's names, edge numbers, malformed
+// values, raw bytes), to one in-process broker. Java answers bad input
+// with a response code, and so must Sputnik: no handler may panic, no
+// request may go unanswered past its deadline but a held pull, and the
+// broker must keep answering.
+func FuzzBrokerRequest(f *testing.F) {
+	reqs, err := protocoltest.Served("broker", "broker+client")
+	require.NoError(f, err)
+	b, cl := startBroker(f)
+	addr := b.Addr()
+	call := func(req *wire.Command, timeout time.Duration) (*wire.Command, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		return cl.InvokeSync(ctx, addr, req)
+	}
+	var msgID string
+	var offset int64
+	for i, tags := range []string{"t", "u", "t"} {
+		resp, err := call(sendV2("FuzzTopic", int32(i), "fuzz seed", tags), 5*time.Second)
+		require.NoError(f, err)
+		require.Equal(f, int32(protocol.RespSuccess), resp.Code, resp.Remark)
+		if i == 0 {
+			msgID, _ = resp.ExtValue("msgId")
+			offset, err = strconv.ParseInt(msgID[len(msgID)-16:], 16, 64)
+			require.NoError(f, err)
+		}
+	}
+	values := protocoltest.Values{Names: fuzzNames(msgID), Offset: offset}
+	bodies := fuzzBodies()
+	for i, r := range reqs {
+		f.Add(protocoltest.Seed(i, r, 0))
+		f.Add(protocoltest.Seed(i, r, 1))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		req, ok := protocoltest.Build(data, reqs, values, bodies)
+		if !ok {
+			return
+		}
+		timeout := 3 * time.Second
+		if unanswered(req) {
+			timeout = 200 * time.Millisecond
+		}
+		resp, err := call(req, timeout)
+		switch {
+		case err == nil:
+			if resp.Code == int32(protocol.RespSystemError) && strings.HasPrefix(resp.Remark, "panic:") {
+				t.Fatalf("%v: %s", req, resp.Remark)
+			}
+		case errors.Is(err, remoting.ErrTimeout) && unanswered(req):
+		default:
+			t.Fatalf("%v: %v", req, err)
+		}
+		alive, err := call(wire.NewRequest(int32(protocol.ReqGetBrokerRuntimeInfo)), 5*time.Second)
+		require.NoError(t, err, "after %v", req)
+		require.Equal(t, int32(protocol.RespSuccess), alive.Code)
+	})
+}
+
+// unanswered reports whether Java may leave req without a response: a
+// pull it holds, or an END_TRANSACTION of neither commit (8) nor rollback
+// (12), where 4.9.8's EndTransactionProcessor returns null.
+func unanswered(req *wire.Command) bool {
+	switch protocol.RequestCode(req.Code) {
+	case protocol.ReqPullMessage:
+		return true
+	case protocol.ReqEndTransaction:
+		v, _ := req.ExtValue("commitOrRollback")
+		n, err := strconv.Atoi(v)
+		return err == nil && n != 8 && n != 12
+	}
+	return false
+}
