@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/sputnikmq/sputnik/broker/body"
 	"github.com/sputnikmq/sputnik/remoting"
 	"github.com/sputnikmq/sputnik/remoting/protocol"
 	"github.com/sputnikmq/sputnik/remoting/protocol/protocoltest"
@@ -48,21 +49,29 @@ func fuzzNames(offsetMsgID string) func(key string) []string {
 	}
 }
 
-// fuzzBodies are request bodies the broker's codes read.
+// fuzzBodies are request bodies the broker's codes read; the shapes the
+// body package writes come from its encoders.
 func fuzzBodies() [][]byte {
 	batch, _ := message.AppendBatchEntry(nil, 0, []byte("b1"), []byte("TAGS\x01t\x02"))
 	batch, _ = message.AppendBatchEntry(batch, 0, []byte("b2"), nil)
+	sub := body.NewSubscriptionData(1)
+	sub.Topic, sub.SubString = body.Str("FuzzTopic"), body.Str("*")
+	heartbeat := body.HeartbeatData{ClientID: body.Str("fc1"),
+		ProducerDataSet: []body.ProducerData{{GroupName: body.Str("PG")}},
+		ConsumerDataSet: []body.ConsumerData{{GroupName: body.Str("FuzzGroup"), ConsumeType: body.ConsumePassively,
+			MessageModel: body.Clustering, ConsumeFromWhere: body.ConsumeFromLastOffset, SubscriptionDataSet: []body.SubscriptionData{sub}}}}
+	lock := body.LockBatchRequest{ClientID: body.Str("fc1"), ConsumerGroup: body.Str("FuzzGroup"),
+		MQSet: []body.MessageQueue{{Topic: "FuzzTopic", BrokerName: "broker-t", QueueID: 0}}}
+	sql := body.NewSubscriptionData(1)
+	sql.Topic, sql.SubString, sql.ExpressionType = body.Str("FuzzTopic"), body.Str("a > 1"), body.Str(body.ExpressionTypeSQL92)
+	check := body.CheckClientRequest{ClientID: body.Str("fc1"), Group: body.Str("FuzzGroup"), SubscriptionData: &sql}
 	mq := `{"topic":"FuzzTopic","brokerName":"broker-t","queueId":0}`
 	return [][]byte{
 		nil, []byte("{}"), []byte("null"), []byte("[]"), []byte("not json"), batch,
-		[]byte(`{"clientID":"fc1","producerDataSet":[{"groupName":"PG"}],"consumerDataSet":[{"groupName":"FuzzGroup",` +
-			`"consumeType":"CONSUME_PASSIVELY","messageModel":"CLUSTERING","consumeFromWhere":"CONSUME_FROM_LAST_OFFSET",` +
-			`"subscriptionDataSet":[{"topic":"FuzzTopic","subString":"*","tagsSet":[],"codeSet":[],"subVersion":1,"expressionType":"TAG"}],"unitMode":false}]}`),
-		[]byte(`{"consumerGroup":"FuzzGroup","clientId":"fc1","mqSet":[` + mq + `]}`),
+		heartbeat.Encode(), lock.Encode(), check.Encode(),
 		[]byte(`{"groupName":"FuzzGroup2","consumeEnable":true,"retryQueueNums":1,"retryMaxTimes":16,"brokerId":0}`),
 		[]byte(`{"offsetTable":{` + mq + `:5}}`),
 		[]byte("fileReservedTime=72\nbrokerPermission=6\n"),
-		[]byte(`{"clientId":"fc1","group":"FuzzGroup","subscriptionData":{"topic":"FuzzTopic","subString":"a > 1","expressionType":"SQL92"}}`),
 	}
 }
 
@@ -126,16 +135,16 @@ func FuzzBrokerRequest(f *testing.F) {
 }
 
 // unanswered reports whether Java may leave req without a response: a
-// pull it holds, or an END_TRANSACTION of neither commit (8) nor rollback
-// (12), where 4.9.8's EndTransactionProcessor returns null.
+// pull it holds, or an END_TRANSACTION of neither commit nor rollback,
+// where 4.9.8's EndTransactionProcessor returns null.
 func unanswered(req *wire.Command) bool {
 	switch protocol.RequestCode(req.Code) {
 	case protocol.ReqPullMessage:
 		return true
 	case protocol.ReqEndTransaction:
-		v, _ := req.ExtValue("commitOrRollback")
-		n, err := strconv.Atoi(v)
-		return err == nil && n != 8 && n != 12
+		var hdr protocol.EndTransactionRequestHeader
+		return hdr.DecodeFrom(req) == nil &&
+			hdr.CommitOrRollback != message.TransactionCommit && hdr.CommitOrRollback != message.TransactionRollback
 	}
 	return false
 }
