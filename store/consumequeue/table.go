@@ -254,38 +254,46 @@ func (t *Table) CleanExpired(commitLogMin int64) ([]string, error) {
 		if last := q.LastPhysicalOffset(); last == -1 || last >= commitLogMin {
 			continue
 		}
-		t.remove(q)
-		removed = append(removed, q.Key())
-		errs = append(errs, q.Destroy())
+		if ok, err := t.destroy(q); ok {
+			removed = append(removed, q.Key())
+			errs = append(errs, err)
+		}
 	}
 	return removed, errors.Join(errs...)
 }
 
-// remove takes q out of the table, and its topic when it was the last.
-func (t *Table) remove(q *Queue) {
+// destroy takes q out of the table, and its topic when it was the last,
+// and destroys it; false when q had already left the table. The table
+// stays locked until q's files and directory are gone: dispatch finding
+// no queue for a message of q's topic (sent before a delete, dispatched
+// after it) opens a new one, which must neither load q's files nor
+// create its own while q's are being removed.
+func (t *Table) destroy(q *Queue) (bool, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	m := t.topics[q.topic]
-	if m[q.queueID] == q {
-		delete(m, q.queueID)
+	if m[q.queueID] != q {
+		return false, nil
 	}
-	if len(m) == 0 && t.topics[q.topic] != nil {
+	delete(m, q.queueID)
+	if len(m) == 0 {
 		delete(t.topics, q.topic)
 		t.count(q.topic, -1)
 	}
+	return true, q.Destroy()
 }
 
 // DeleteTopic destroys every queue of topic and forgets the topic (Java
 // cleanUnusedTopic / deleteTopics for one topic). It returns the removed
-// queues' keys.
+// queues' keys. The table stays locked meanwhile, as in destroy.
 func (t *Table) DeleteTopic(topic string) ([]string, error) {
 	t.mu.Lock()
+	defer t.mu.Unlock()
 	m, ok := t.topics[topic]
 	delete(t.topics, topic)
 	if ok {
 		t.count(topic, -1)
 	}
-	t.mu.Unlock()
 	var keys []string
 	var errs []error
 	for _, q := range m {
