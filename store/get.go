@@ -155,6 +155,9 @@ func (s *Store) readQueue(q *consumequeue.Queue, res *GetResult, offset int64, m
 	i := 0
 	for ; i < limit; i++ {
 		u := units.At(i)
+		if u.IsBlank() {
+			continue // a gap's filler (consumequeue.Queue.Put)
+		}
 		lastPhy = u.Phy
 		if nextFile != -1<<63 && u.Phy < nextFile {
 			continue

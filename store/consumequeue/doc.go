@@ -25,11 +25,6 @@ var (
 	// ErrCorrupt marks bytes that cannot be what Java wrote: a unit or ext
 	// unit that runs past its file, or ext sizes that do not add up.
 	ErrCorrupt = errors.New("consumequeue: corrupt data")
-	// ErrGap: a Put names a queue offset past the queue's end. Java 4.9.8
-	// logs "[BUG]logic queue order maybe wrong" and appends the unit at the
-	// current end anyway, which files it under the wrong logical offset;
-	// Sputnik refuses instead.
-	ErrGap = errors.New("consumequeue: queue offset past the end of the queue")
 	// ErrNotHeld: the logical offset is below the queue's minimum or past
 	// what is written (Java getIndexBuffer returns null).
 	ErrNotHeld = errors.New("consumequeue: offset not held")

@@ -163,11 +163,20 @@ func (q *Queue) RollNextFile(offset int64) int64 {
 
 // Put files u under logical offset queueOffset (Java
 // putMessagePositionInfo). As in Java, a unit whose record ends at or
-// before MaxPhysicalOffset, or whose offset is already written, is a
-// repeated build and is ignored (nil). The first unit of a queue that
-// starts past offset 0 front-fills its first file with Blank units and
-// sets the minimum offset there. A queueOffset past the end is ErrGap
-// (Java would append it at the end under the wrong offset).
+// before MaxPhysicalOffset, or whose offset is already written (or is
+// negative), is a repeated build and is ignored (nil). The first unit of a
+// queue that starts past offset 0 front-fills its first file with Blank
+// units and sets the minimum offset there.
+//
+// A queueOffset past the end (records the dispatch never saw: a deleted
+// topic's older records dispatched again after a crash, a record whose
+// header was damaged) never stops dispatch, as it never does in Java,
+// which logs "[BUG]logic queue order maybe wrong" and appends the unit at
+// the end, under the wrong offset. Sputnik does better when the offset
+// lies in the file being written: Blank units fill the gap and the unit
+// goes to its own offset, so it and every later unit are read where their
+// records say (reads skip Blank units). A farther offset is appended at
+// the end as Java does, so a wild offset can never create files.
 //
 // Unlike Java, MaxPhysicalOffset only moves once the unit is written, so a
 // retried Put after a failed write is not mistaken for a repeat. A Put to
@@ -187,7 +196,8 @@ func (q *Queue) put(u Unit, queueOffset int64) error {
 		return nil
 	}
 	if queueOffset < 0 || queueOffset > (1<<63-1)/UnitSize {
-		return fmt.Errorf("%w: %s-%d: queue offset %d", ErrGap, q.topic, q.queueID, queueOffset)
+		q.log.Warnf("build consume queue repeatedly, queue offset %d out of range", queueOffset)
+		return nil
 	}
 	expect := queueOffset * UnitSize
 	seg, err := q.segmentFor(expect)
@@ -205,13 +215,36 @@ func (q *Queue) put(u Unit, queueOffset int64) error {
 		q.log.Warnf("build consume queue repeatedly, expectLogicOffset: %d currentLogicOffset: %d", expect, cur)
 		return nil
 	case expect > cur:
-		return fmt.Errorf("%w: %s-%d: queue offset %d, next is %d", ErrGap, q.topic, q.queueID, queueOffset, cur/UnitSize)
+		q.log.Warnf("[BUG]logic queue order maybe wrong, expectLogicOffset: %d currentLogicOffset: %d", expect, cur)
+		if expect < seg.End() {
+			return q.putAfterGap(seg, u, int(expect-cur))
+		}
 	}
 	if _, err := seg.Append(UnitSize, u.Put); err != nil {
 		return fmt.Errorf("consumequeue %s-%d: put offset %d: %w", q.topic, q.queueID, queueOffset, err)
 	}
 	q.maxPhy.Store(u.End())
 	return nil
+}
+
+// putAfterGap writes gap bytes of Blank units and then u, in one append
+// so that no Blank unit is ever a file's last.
+func (q *Queue) putAfterGap(seg *segment.Segment, u Unit, gap int) error {
+	_, err := seg.Append(gap+UnitSize, func(b []byte) {
+		fillBlank(b[:gap])
+		u.Put(b[gap:])
+	})
+	if err != nil {
+		return fmt.Errorf("consumequeue %s-%d: put after %d blank units: %w", q.topic, q.queueID, gap/UnitSize, err)
+	}
+	q.maxPhy.Store(u.End())
+	return nil
+}
+
+func fillBlank(b []byte) {
+	for i := 0; i < len(b); i += UnitSize {
+		Blank.Put(b[i:])
+	}
 }
 
 // segmentFor is Java getLastMappedFile(expect): the last file if it has
@@ -239,11 +272,7 @@ func (q *Queue) fillPreBlank(seg *segment.Segment, expect int64) error {
 	if until == 0 {
 		return nil
 	}
-	_, err := seg.Append(until, func(b []byte) {
-		for i := 0; i < len(b); i += UnitSize {
-			Blank.Put(b[i:])
-		}
-	})
+	_, err := seg.Append(until, fillBlank)
 	if err != nil {
 		return fmt.Errorf("consumequeue %s-%d: fill blank units: %w", q.topic, q.queueID, err)
 	}

@@ -98,12 +98,50 @@ func TestPutRepeatsAndGaps(t *testing.T) {
 	// A later record under an offset already written: ignored.
 	require.NoError(t, q.Put(Unit{Phy: 5000, Size: 1}, 2))
 	checkUnits(t, q, 0, 3)
-	// Past the end: refused, nothing written.
-	require.ErrorIs(t, q.Put(Unit{Phy: 6000, Size: 1}, 4), ErrGap)
-	require.ErrorIs(t, q.Put(Unit{Phy: 6000, Size: 1}, -1), ErrGap)
+	// A negative offset: ignored, as Java's repeated-build branch does.
+	require.NoError(t, q.Put(Unit{Phy: 6000, Size: 1}, -1))
 	checkUnits(t, q, 0, 3)
 	require.NoError(t, q.Put(unitN(3), 3))
 	checkUnits(t, q, 0, 4)
+}
+
+// A unit past the end within the file being written: Blank units fill the
+// gap and the unit lands at its own offset (Java appends it at the end,
+// under the wrong offset); farther: at the end, as Java does. Dispatch
+// goes on either way.
+func TestPutPastTheEnd(t *testing.T) {
+	root := t.TempDir()
+	q := openTiny(t, root)
+	putN(t, q, 0, 6) // file 0 full, file 1 holds offset 5
+	require.NoError(t, q.Put(unitN(8), 8))
+	require.EqualValues(t, 9, q.MaxOffset())
+	for i := int64(6); i < 8; i++ {
+		u, err := q.Get(i)
+		require.NoError(t, err)
+		require.True(t, u.IsBlank(), "offset %d", i)
+	}
+	u, err := q.Get(8)
+	require.NoError(t, err)
+	require.Equal(t, unitN(8), u)
+	require.EqualValues(t, unitN(8).End(), q.MaxPhysicalOffset())
+
+	// Offset 12 is in the next file: appended at 9, Java's way.
+	require.NoError(t, q.Put(unitN(12), 12))
+	u, err = q.Get(9)
+	require.NoError(t, err)
+	require.Equal(t, unitN(12), u)
+
+	// Recovery keeps it all, Blank units included.
+	q.Close()
+	q, err = Open(segment.OS, root, "T", 0, tinyFile, Options{})
+	require.NoError(t, err)
+	defer q.Close()
+	require.NoError(t, q.Recover())
+	require.EqualValues(t, 10, q.MaxOffset())
+	require.EqualValues(t, unitN(12).End(), q.MaxPhysicalOffset())
+	u, err = q.Get(7)
+	require.NoError(t, err)
+	require.True(t, u.IsBlank())
 }
 
 // lastFile is the path of the newest segment of q.
