@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/sputnikmq/sputnik/store/segment"
 )
 
 func TestManualDeleteRemovesExpiredFilesAndQueues(t *testing.T) {
@@ -110,4 +112,32 @@ func TestCleanExpiredConsumeQueues(t *testing.T) {
 		BornTimestamp: 1_700_000_000_001, BornHost: testBorn, StoreHost: testStore})
 	require.Equal(t, PutOK, again.Status)
 	require.Equal(t, int64(0), again.QueueOffset, "the queue's counter went with it")
+}
+
+// A full disk that fails a new consume-queue file stops dispatch and
+// refuses puts only while it lasts: once space is back, dispatch catches
+// up and puts resume by themselves (Java retries the unit for 30 s and
+// then refuses puts until restarted).
+func TestDiskFullDuringDispatchRecovers(t *testing.T) {
+	ffs := &segment.FaultFS{FS: segment.OS}
+	cfg := testConfig(t.TempDir())
+	s, err := Open(cfg, Options{Master: true, FS: ffs})
+	require.NoError(t, err)
+	require.NoError(t, s.Start())
+	defer s.Close()
+	putN(t, s, 1)
+	eventually(t, "dispatch", func() bool { return s.DispatchBehind() == 0 })
+
+	ffs.FailAllocate.Store(true)
+	r := s.PutMessage(&Message{Topic: "New", Body: []byte("x"), BornHost: testBorn, StoreHost: testStore})
+	require.Equal(t, PutOK, r.Status, "the commit log has room")
+	eventually(t, "refusal", func() bool { return !s.Writable() })
+	r = s.PutMessage(&Message{Topic: "T", Body: []byte("x"), BornHost: testBorn, StoreHost: testStore})
+	require.Equal(t, ServiceNotAvailable, r.Status)
+
+	ffs.FailAllocate.Store(false)
+	eventually(t, "dispatch after space came back", func() bool { return s.DispatchBehind() == 0 && s.Writable() })
+	r = s.PutMessage(&Message{Topic: "T", Body: []byte("y"), BornHost: testBorn, StoreHost: testStore})
+	require.Equal(t, PutOK, r.Status, "space is back: puts resume by themselves")
+	eventually(t, "dispatch", func() bool { return s.MaxOffsetInQueue("New", 0) == 1 })
 }

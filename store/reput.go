@@ -110,6 +110,9 @@ func (r *reputService) dispatchView(b []byte) bool {
 			r.fail(err)
 			return false
 		}
+		if r.err != nil {
+			r.resume()
+		}
 		r.s.notifyArrival(&rec, d)
 		r.from.Add(int64(rec.TotalSize))
 		pos += int(rec.TotalSize)
@@ -132,11 +135,23 @@ func (r *reputService) skipBad(err error, rest int) bool {
 	return false
 }
 
-// fail stops dispatch after a consume-queue or index write failed and
-// refuses further puts (Java makeLogicsQueueError / makeIndexFileError).
+// fail holds dispatch at a record whose consume-queue or index write
+// failed and refuses puts meanwhile (Java makeLogicsQueueError /
+// makeIndexFileError). The record is tried again every pass; Java gives
+// up after 30 tries a second apart and then refuses puts until restarted,
+// where Sputnik takes puts again as soon as the write succeeds (space back
+// on a full disk).
 func (r *reputService) fail(err error) {
 	if r.err == nil {
 		r.err = err
+		r.s.log.WithError(err).WithField("offset", r.from.Load()).Error("dispatch failed; refusing puts until it succeeds")
 	}
-	r.s.markNotWritable(err)
+	r.s.dispatchFailed.Store(true)
+}
+
+// resume ends a failure: the record that failed is dispatched.
+func (r *reputService) resume() {
+	r.s.log.WithField("offset", r.from.Load()).Info("dispatch resumed; taking puts again")
+	r.err = nil
+	r.s.dispatchFailed.Store(false)
 }

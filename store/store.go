@@ -90,12 +90,15 @@ type Store struct {
 	stop     chan struct{}
 
 	writable atomic.Bool // Java RunningFlags: no write error
-	clean    cleaner
-	started  atomic.Bool
-	closed   atomic.Bool
-	stats    storeStats
-	closeMu  sync.Mutex
-	lastExit bool
+	// dispatchFailed: a consume-queue or index write failed and dispatch
+	// is retrying it; puts are refused until it succeeds.
+	dispatchFailed atomic.Bool
+	clean          cleaner
+	started        atomic.Bool
+	closed         atomic.Bool
+	stats          storeStats
+	closeMu        sync.Mutex
+	lastExit       bool
 }
 
 // Open locks the store directory, loads every file and recovers, as
@@ -475,4 +478,6 @@ func (s *Store) MaxPhyOffset() int64 { return s.cl.MaxOffset() }
 
 // Writable reports whether puts are accepted: no write error and the disk
 // not nearly full.
-func (s *Store) Writable() bool { return s.writable.Load() && !s.clean.diskFull.Load() }
+func (s *Store) Writable() bool {
+	return s.writable.Load() && !s.clean.diskFull.Load() && !s.dispatchFailed.Load()
+}
