@@ -15,11 +15,12 @@ import (
 
 	"github.com/sputnikmq/sputnik/store/consumequeue"
 	"github.com/sputnikmq/sputnik/store/message"
+	"github.com/sputnikmq/sputnik/store/segment"
 )
 
 // FuzzStoreOps drives one store through a fuzz-chosen run of puts, batch
 // puts, reads (some held across later steps), key queries, topic deletes
-// (some while another goroutine puts), retention, and clean,
+// (some while another goroutine puts), retention, a full disk, and clean,
 // marked-unclean and killed restarts, checking every read against what
 // each put was acknowledged with:
 //
@@ -60,6 +61,8 @@ func FuzzStoreOps(f *testing.F) {
 	f.Add(big)
 	// Puts to a topic still dispatching as it is deleted (session 28's race).
 	f.Add([]byte{0, opPut, 2, 1, opPut, 2, 0, opDelete, 0, 0, opBurst, 3, 0, opBurst, 1, 1, opKill, 0, 0})
+	// A full disk while files fill up, new queues appear and restarts follow.
+	f.Add([]byte{2, opPut, 0xf8, 0, opDiskFull, 0xf5, 3, opPut, 0xfa, 7, opDiskFull, 9, 0xfe, opKill, 0, 0, opDiskFull, 6, 0xf3, opGet, 0, 0})
 	f.Fuzz(func(t *testing.T, in []byte) {
 		if len(in) == 0 || len(in) > 600 {
 			return
@@ -74,7 +77,8 @@ func FuzzStoreOps(f *testing.F) {
 	})
 }
 
-// The steps (the low four bits of a step's first byte).
+// The steps (the low four bits of a step's first byte; the values past
+// opCount read).
 const (
 	opPut = iota
 	opBatch
@@ -88,6 +92,7 @@ const (
 	opAbortRestart
 	opKill
 	opBurst
+	opDiskFull
 	opCount
 )
 
@@ -104,6 +109,7 @@ type opsHeld struct {
 
 type opsRun struct {
 	t       *testing.T
+	ffs     *segment.FaultFS
 	cfg     Config
 	s       *Store
 	queues  map[string][]opsMsg // by consume-queue key; index = queue offset
@@ -127,8 +133,16 @@ func newOpsRun(t *testing.T, settings byte) *opsRun {
 	cfg.DeleteCommitLogFilesInterval = 0
 	cfg.CleanResourceInterval = 3_600_000 // retention runs only as a step
 	r := &opsRun{t: t, cfg: cfg, queues: map[string][]opsMsg{}, deleted: map[string]bool{}}
-	r.s = openStore(t, cfg)
+	r.ffs = &segment.FaultFS{FS: segment.OS}
+	r.open()
 	return r
+}
+
+func (r *opsRun) open() {
+	s, err := Open(r.cfg, Options{Master: true, FS: r.ffs})
+	require.NoError(r.t, err)
+	require.NoError(r.t, s.Start())
+	r.s = s
 }
 
 func (r *opsRun) close() {
@@ -142,7 +156,9 @@ func opsTopic(b byte) string { return fmt.Sprintf("Topic%d", b%4) }
 
 func (r *opsRun) step(op, a, b byte) {
 	topic, queueID := opsTopic(a), int32(a>>2)%2
-	switch op % opCount {
+	switch op % 16 { // room for new steps without changing what old inputs mean
+	default:
+		r.get(topic, queueID, b).Release()
 	case opPut:
 		r.put(topic, queueID, a, b)
 	case opBatch:
@@ -169,6 +185,8 @@ func (r *opsRun) step(op, a, b byte) {
 		r.kill()
 	case opBurst:
 		r.burst(opsTopic(a%2), queueID, b)
+	case opDiskFull:
+		r.diskFull(topic, queueID, b)
 	}
 }
 
@@ -249,6 +267,26 @@ func (r *opsRun) batch(topic string, queueID int32, n int, size byte) {
 	require.Equal(r.t, PutOK, res.Status, "%v", res.Err)
 	require.Equal(r.t, n, res.Count)
 	r.acked(topic, queueID, res, msgs...)
+}
+
+// diskFull fills the disk for a few puts (creating a file fails as
+// ENOSPC does) and frees it again: each put is stored or refused, and
+// once space is back the store takes puts again by itself.
+func (r *opsRun) diskFull(topic string, queueID int32, b byte) {
+	r.ffs.FailAllocate.Store(true)
+	for i := range 1 + int(b%4) {
+		m := r.newMsg(b + byte(i)*0x40)
+		res := r.s.PutMessage(opsMessage(topic, queueID, b, m))
+		switch res.Status {
+		case PutOK:
+			r.acked(topic, queueID, res, m)
+		case CreateMappedFileFailed, ServiceNotAvailable:
+		default:
+			r.t.Fatalf("put on a full disk: %v %v", res.Status, res.Err)
+		}
+	}
+	r.ffs.FailAllocate.Store(false)
+	eventually(r.t, "puts taken again", r.s.Writable)
 }
 
 // acked records msgs as stored by res at consecutive queue offsets.
@@ -415,7 +453,7 @@ func (r *opsRun) restart(marked bool) {
 	if marked {
 		require.NoError(r.t, os.WriteFile(abortPath(r.cfg.StorePathRootDir), nil, 0o644))
 	}
-	r.s = openStore(r.t, r.cfg)
+	r.open()
 	r.afterRestart()
 }
 
@@ -428,7 +466,7 @@ func (r *opsRun) kill() {
 	require.NoError(r.t, copyTree(r.cfg.StorePathRootDir, root))
 	require.NoError(r.t, r.s.Close())
 	r.cfg.StorePathRootDir = root
-	r.s = openStore(r.t, r.cfg)
+	r.open()
 	require.False(r.t, r.s.LastExitOK())
 	r.afterRestart()
 }
