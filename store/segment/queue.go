@@ -375,12 +375,15 @@ func (q *Queue) SetFlushedWhere(off int64) { q.flushedWhere.Store(off) }
 func (q *Queue) FlushTimestamp() int64 { return q.stamp.Load() }
 
 // Flush flushes the segment at the flushed offset (Java flush): one
-// segment per call, so a caller loops while it reports progress.
+// segment per call, so a caller loops while it reports progress. When
+// retention has deleted the file holding the flushed offset, it goes on
+// from the first file left (Java finds no file there and never flushes
+// again).
 func (q *Queue) Flush(leastPages int) (progressed bool, err error) {
 	where := q.flushedWhere.Load()
 	s := q.Find(where)
-	if s == nil && where == 0 {
-		s = q.First()
+	if first := q.First(); s == nil && first != nil && where < first.base {
+		s = first
 	}
 	if s == nil {
 		return false, nil

@@ -617,7 +617,12 @@ func (s *Segment) Flush(leastPages int) (int64, error) {
 		return s.flushed.Load(), s.Err()
 	}
 	if !s.Acquire() {
-		return s.flushed.Load(), ErrClosed
+		// Destroyed (retention got here first) or closed after the final
+		// flush: nothing is left to make durable. Java's flush marks it
+		// flushed too.
+		w := s.Readable()
+		s.flushed.Store(w)
+		return w, nil
 	}
 	defer s.Release()
 	w := s.Readable()

@@ -336,3 +336,27 @@ func TestLargeAppendPastStoppedPrefault(t *testing.T) {
 	require.Equal(t, want, got[:len(want)])
 	require.Equal(t, make([]byte, PageSize), got[len(want):])
 }
+
+// Retention can delete a file the flusher has not reached (a lagging
+// async flush, a forcible clean of a nearly full disk). The flusher must
+// then go on from the first file left, and a file destroyed under it is
+// done, not an error (Java's flush marks it flushed); before, the flushed
+// offset stayed in the deleted file and nothing was ever flushed again.
+func TestFlushAfterUnflushedFileDeleted(t *testing.T) {
+	q, err := OpenQueue(OS, t.TempDir(), testSize)
+	require.NoError(t, err)
+	defer q.Close()
+	appendN(t, q, testSize, 'a')
+	appendN(t, q, testSize, 'b')
+	appendN(t, q, 10, 'c')
+	first := q.First()
+	n, err := q.DeleteFirst(1, func(*Segment) bool { return true })
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	require.EqualValues(t, 0, q.FlushedWhere())
+
+	_, err = first.Flush(0)
+	require.NoError(t, err, "a destroyed file has nothing left to flush")
+	require.NoError(t, q.FlushAll())
+	require.EqualValues(t, 2*testSize+10, q.FlushedWhere())
+}
