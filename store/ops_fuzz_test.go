@@ -286,7 +286,10 @@ func (r *opsRun) diskFull(topic string, queueID int32, b byte) {
 		}
 	}
 	r.ffs.FailAllocate.Store(false)
-	eventually(r.t, "puts taken again", r.s.Writable)
+	// A dispatch that failed on the full disk may surface only now; once
+	// dispatch has caught up, puts must be taken.
+	r.settle()
+	require.True(r.t, r.s.Writable(), "puts taken again once dispatch caught up")
 }
 
 // acked records msgs as stored by res at consecutive queue offsets.

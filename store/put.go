@@ -115,19 +115,33 @@ func (r *PutResult) MsgID(storeHost message.Host) string {
 	return message.OffsetMsgID(storeHost, r.WroteOffset)
 }
 
-// checkStatus is Java checkStoreStatus.
-func (s *Store) checkStatus() PutStatus {
+// Why a put is refused before it is tried (PutResult.Err with
+// SERVICE_NOT_AVAILABLE or OS_PAGECACHE_BUSY).
+var (
+	errSlave          = errors.New("store: a slave takes no puts")
+	errWriteFailed    = errors.New("store: a commit-log write or flush failed; puts refused until restart")
+	errDiskFull       = errors.New("store: disk above the warning ratio; puts refused until space is freed")
+	errDispatchFailed = errors.New("store: a consume-queue or index write failed; puts refused until dispatch succeeds")
+	errPageCacheBusy  = errors.New("store: the commit-log lock is held past osPageCacheBusyTimeOutMills")
+)
+
+// checkStatus is Java checkStoreStatus, with the reason of a refusal.
+func (s *Store) checkStatus() (PutStatus, error) {
 	switch {
 	case s.closed.Load() || !s.started.Load():
-		return ServiceNotAvailable
+		return ServiceNotAvailable, ErrClosed
 	case s.cfg.BrokerRole == Slave:
-		return ServiceNotAvailable
-	case !s.Writable():
-		return ServiceNotAvailable
+		return ServiceNotAvailable, errSlave
+	case !s.writable.Load():
+		return ServiceNotAvailable, errWriteFailed
+	case s.clean.diskFull.Load():
+		return ServiceNotAvailable, errDiskFull
+	case s.dispatchFailed.Load():
+		return ServiceNotAvailable, errDispatchFailed
 	case s.OSPageCacheBusy():
-		return OSPageCacheBusy
+		return OSPageCacheBusy, errPageCacheBusy
 	}
-	return PutOK
+	return PutOK, nil
 }
 
 // OSPageCacheBusy reports that an append has held the commit log's lock
@@ -177,8 +191,8 @@ func (s *Store) PutMessageDeferring(m *Message) (r PutResult, deferred bool) {
 // putMessage checks, encodes and appends one message; wait reports that
 // the answer must wait for the flush (SYNC_FLUSH and WaitStoreMsgOK).
 func (s *Store) putMessage(m *Message) (PutResult, bool) {
-	if st := s.checkStatus(); st != PutOK {
-		return PutResult{Status: st, Err: ErrClosed}, false
+	if st, err := s.checkStatus(); st != PutOK {
+		return PutResult{Status: st, Err: err}, false
 	}
 	if st, err := s.checkMessage(m); st != PutOK {
 		return PutResult{Status: st, Err: err}, false
@@ -469,8 +483,8 @@ func (s *Store) PutMessagesDeferring(b *Batch) (r PutResult, deferred bool) {
 }
 
 func (s *Store) putMessages(b *Batch) (PutResult, bool) {
-	if st := s.checkStatus(); st != PutOK {
-		return PutResult{Status: st, Err: ErrClosed}, false
+	if st, err := s.checkStatus(); st != PutOK {
+		return PutResult{Status: st, Err: err}, false
 	}
 	if message.TransactionType(b.SysFlag) != 0 || len(b.Template.Topic) > message.MaxTopicLen ||
 		len(b.Body) > int(s.cfg.MaxMessageSize) {
