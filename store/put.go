@@ -132,16 +132,28 @@ func (s *Store) checkStatus() (PutStatus, error) {
 		return ServiceNotAvailable, ErrClosed
 	case s.cfg.BrokerRole == Slave:
 		return ServiceNotAvailable, errSlave
-	case !s.writable.Load():
-		return ServiceNotAvailable, errWriteFailed
-	case s.clean.diskFull.Load():
-		return ServiceNotAvailable, errDiskFull
-	case s.dispatchFailed.Load():
-		return ServiceNotAvailable, errDispatchFailed
-	case s.OSPageCacheBusy():
+	}
+	if err := s.writeRefusal(); err != nil {
+		return ServiceNotAvailable, err
+	}
+	if s.OSPageCacheBusy() {
 		return OSPageCacheBusy, errPageCacheBusy
 	}
 	return PutOK, nil
+}
+
+// writeRefusal is why the store's state refuses puts, nil when it takes
+// them (Java RunningFlags.isWriteable).
+func (s *Store) writeRefusal() error {
+	switch {
+	case !s.writable.Load():
+		return errWriteFailed
+	case s.clean.diskFull.Load():
+		return errDiskFull
+	case s.dispatchFailed.Load():
+		return errDispatchFailed
+	}
+	return nil
 }
 
 // OSPageCacheBusy reports that an append has held the commit log's lock

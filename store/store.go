@@ -476,8 +476,6 @@ func (s *Store) MinPhyOffset() int64 { return s.cl.MinOffset() }
 // MaxPhyOffset is the offset just past the commit log's last record.
 func (s *Store) MaxPhyOffset() int64 { return s.cl.MaxOffset() }
 
-// Writable reports whether puts are accepted: no write error and the disk
-// not nearly full.
-func (s *Store) Writable() bool {
-	return s.writable.Load() && !s.clean.diskFull.Load() && !s.dispatchFailed.Load()
-}
+// Writable reports whether puts are accepted: no write error, the disk
+// not nearly full, dispatch not held by a failed write.
+func (s *Store) Writable() bool { return s.writeRefusal() == nil }
