@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"runtime"
 	"testing"
 
@@ -466,7 +464,7 @@ func (r *opsRun) restart(marked bool) {
 func (r *opsRun) kill() {
 	r.settle()
 	root := r.t.TempDir()
-	require.NoError(r.t, copyTree(r.cfg.StorePathRootDir, root))
+	require.NoError(r.t, snapshot(r.cfg.StorePathRootDir, root))
 	require.NoError(r.t, r.s.Close())
 	r.cfg.StorePathRootDir = root
 	r.open()
@@ -515,45 +513,17 @@ func (r *opsRun) checkAll() {
 	}
 }
 
-// copyTree copies the regular files under src to dst, skipping those
-// removed meanwhile (a commit-log file created ahead is renamed into
-// place from a temporary name).
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		if err != nil {
+// snapshot copies the store directory src to dst. A commit-log file
+// created ahead is renamed into place from a temporary name, which can
+// vanish under the copy; the copy is then taken again.
+func snapshot(src, dst string) error {
+	for {
+		err := os.CopyFS(dst, os.DirFS(src))
+		if !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
-		rel, err := filepath.Rel(src, path)
-		if err != nil {
+		if err := os.RemoveAll(dst); err != nil {
 			return err
 		}
-		to := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(to, 0o755)
-		}
-		if err := copyFile(path, to); !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		return nil
-	})
-}
-
-func copyFile(from, to string) error {
-	in, err := os.Open(from)
-	if err != nil {
-		return err
 	}
-	defer in.Close()
-	out, err := os.Create(to)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }
