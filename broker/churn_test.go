@@ -53,7 +53,7 @@ func TestTopicChurnUnderLoad(t *testing.T) {
 		run(func(i int) error {
 			q := int32(i % 4)
 			body := fmt.Sprintf("p%d-%d", p, i)
-			resp, err := churnInvoke(cl, addr, sendV2(stable, q, body, "T"))
+			resp, err := tryInvoke(cl, addr, sendV2(stable, q, body, "T"))
 			if err != nil {
 				return err
 			}
@@ -73,16 +73,16 @@ func TestTopicChurnUnderLoad(t *testing.T) {
 			// The churned topics get a message too; they may refuse it
 			// while deleted (not auto-created again before the delete
 			// ends), so only an answer is required.
-			_, err = churnInvoke(cl, addr, sendV2(churn[i%2], q, body, "T"))
+			_, err = tryInvoke(cl, addr, sendV2(churn[i%2], q, body, "T"))
 			return err
 		})
 	}
 	run(func(i int) error {
-		_, err := churnInvoke(cl, addr, pull(churn[i%2], int32(i%4), int64(i%3), 0, "*"))
+		_, err := tryInvoke(cl, addr, pull(churn[i%2], int32(i%4), int64(i%3), 0, "*"))
 		return err
 	})
 	run(func(i int) error {
-		_, err := churnInvoke(cl, addr, pull(stable, int32(i%4), int64(i%5), 0, "*"))
+		_, err := tryInvoke(cl, addr, pull(stable, int32(i%4), int64(i%5), 0, "*"))
 		return err
 	})
 	run(func(i int) error {
@@ -98,7 +98,7 @@ func TestTopicChurnUnderLoad(t *testing.T) {
 			(&protocol.CreateTopicRequestHeader{Topic: churn[i/3%2], DefaultTopic: protocol.Some("TBW102"),
 				ReadQueueNums: 4, WriteQueueNums: 4, Perm: 6, TopicFilterType: "SINGLE_TAG"}).EncodeTo(req)
 		}
-		resp, err := churnInvoke(cl, addr, req)
+		resp, err := tryInvoke(cl, addr, req)
 		if err == nil && resp.Code != int32(protocol.RespSuccess) {
 			err = fmt.Errorf("admin request %d: code %d %s", req.Code, resp.Code, resp.Remark)
 		}
@@ -126,7 +126,8 @@ func TestTopicChurnUnderLoad(t *testing.T) {
 	t.Logf("%d messages to %s checked", total, stable)
 }
 
-func churnInvoke(cl *remoting.Client, addr string, req *wire.Command) (*wire.Command, error) {
+// tryInvoke is invoke for goroutines: the error is returned, not required.
+func tryInvoke(cl *remoting.Client, addr string, req *wire.Command) (*wire.Command, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	resp, err := cl.InvokeSync(ctx, addr, req)

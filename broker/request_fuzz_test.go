@@ -3,6 +3,7 @@ package broker
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -86,24 +87,7 @@ func FuzzBrokerRequest(f *testing.F) {
 	require.NoError(f, err)
 	b, cl := startBroker(f)
 	addr := b.Addr()
-	call := func(req *wire.Command, timeout time.Duration) (*wire.Command, error) {
-		ctx, cancel := context.WithTimeout(context.Background(), timeout)
-		defer cancel()
-		return cl.InvokeSync(ctx, addr, req)
-	}
-	var msgID string
-	var offset int64
-	for i, tags := range []string{"t", "u", "t"} {
-		resp, err := call(sendV2("FuzzTopic", int32(i), "fuzz seed", tags), 5*time.Second)
-		require.NoError(f, err)
-		require.Equal(f, int32(protocol.RespSuccess), resp.Code, resp.Remark)
-		if i == 0 {
-			msgID, _ = resp.ExtValue("msgId")
-			offset, err = strconv.ParseInt(msgID[len(msgID)-16:], 16, 64)
-			require.NoError(f, err)
-		}
-	}
-	values := protocoltest.Values{Names: fuzzNames(msgID), Offset: offset}
+	values := seedFuzzBroker(f, cl, addr)
 	bodies := fuzzBodies()
 	for i, r := range reqs {
 		f.Add(protocoltest.Seed(i, r, 0))
@@ -114,24 +98,55 @@ func FuzzBrokerRequest(f *testing.F) {
 		if !ok {
 			return
 		}
-		timeout := 3 * time.Second
-		if unanswered(req) {
-			timeout = 200 * time.Millisecond
+		if err := sendChecked(cl, addr, req); err != nil {
+			t.Fatal(err)
 		}
-		resp, err := call(req, timeout)
-		switch {
-		case err == nil:
-			if resp.Code == int32(protocol.RespSystemError) && strings.HasPrefix(resp.Remark, "panic:") {
-				t.Fatalf("%v: %s", req, resp.Remark)
-			}
-		case errors.Is(err, remoting.ErrTimeout) && unanswered(req):
-		default:
-			t.Fatalf("%v: %v", req, err)
-		}
-		alive, err := call(wire.NewRequest(int32(protocol.ReqGetBrokerRuntimeInfo)), 5*time.Second)
+		alive, err := tryInvoke(cl, addr, wire.NewRequest(int32(protocol.ReqGetBrokerRuntimeInfo)))
 		require.NoError(t, err, "after %v", req)
 		require.Equal(t, int32(protocol.RespSuccess), alive.Code)
 	})
+}
+
+// seedFuzzBroker stores three messages in FuzzTopic (queues 0-2, tags t,
+// u, t) and returns the values fuzz requests draw on: the broker's names
+// and the first message's id and commit-log offset.
+func seedFuzzBroker(t testing.TB, cl *remoting.Client, addr string) protocoltest.Values {
+	t.Helper()
+	var msgID string
+	var offset int64
+	for i, tags := range []string{"t", "u", "t"} {
+		resp, err := tryInvoke(cl, addr, sendV2("FuzzTopic", int32(i), "fuzz seed", tags))
+		require.NoError(t, err)
+		require.Equal(t, int32(protocol.RespSuccess), resp.Code, resp.Remark)
+		if i == 0 {
+			msgID, _ = resp.ExtValue("msgId")
+			offset, err = strconv.ParseInt(msgID[len(msgID)-16:], 16, 64)
+			require.NoError(t, err)
+		}
+	}
+	return protocoltest.Values{Names: fuzzNames(msgID), Offset: offset}
+}
+
+// sendChecked sends one fuzz request; nil when it was answered without a
+// panic, or held as Java may hold it.
+func sendChecked(c *remoting.Client, addr string, req *wire.Command) error {
+	timeout := 3 * time.Second
+	if unanswered(req) {
+		timeout = 200 * time.Millisecond
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	resp, err := c.InvokeSync(ctx, addr, req)
+	switch {
+	case err == nil:
+		if resp.Code == int32(protocol.RespSystemError) && strings.HasPrefix(resp.Remark, "panic:") {
+			return fmt.Errorf("%v: %s", req, resp.Remark)
+		}
+		return nil
+	case errors.Is(err, remoting.ErrTimeout) && unanswered(req):
+		return nil
+	}
+	return fmt.Errorf("%v: %w", req, err)
 }
 
 // unanswered reports whether Java may leave req without a response: a

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"flag"
 	"math/rand/v2"
-	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -32,13 +30,7 @@ func TestRequestStorm(t *testing.T) {
 	require.NoError(t, err)
 	b, cl := startBroker(t)
 	addr := b.Addr()
-	resp, err := churnInvoke(cl, addr, sendV2("FuzzTopic", 0, "storm seed", "t"))
-	require.NoError(t, err)
-	require.Equal(t, int32(protocol.RespSuccess), resp.Code, resp.Remark)
-	msgID, _ := resp.ExtValue("msgId")
-	offset, err := strconv.ParseInt(msgID[len(msgID)-16:], 16, 64)
-	require.NoError(t, err)
-	values := protocoltest.Values{Names: fuzzNames(msgID), Offset: offset}
+	values := seedFuzzBroker(t, cl, addr)
 	bodies := fuzzBodies()
 
 	ctx, cancel := context.WithTimeout(context.Background(), *stormTime)
@@ -60,7 +52,7 @@ func TestRequestStorm(t *testing.T) {
 				}
 				req, ok := protocoltest.Build(data[:rng.IntN(len(data))], reqs, values, bodies)
 				if ok {
-					errs[w] = stormCall(c, addr, req)
+					errs[w] = sendChecked(c, addr, req)
 					counts[w]++
 				}
 			}
@@ -68,30 +60,8 @@ func TestRequestStorm(t *testing.T) {
 	}
 	wg.Wait()
 	require.NoError(t, errors.Join(errs...))
-	alive, err := churnInvoke(cl, addr, wire.NewRequest(int32(protocol.ReqGetBrokerRuntimeInfo)))
+	alive, err := tryInvoke(cl, addr, wire.NewRequest(int32(protocol.ReqGetBrokerRuntimeInfo)))
 	require.NoError(t, err)
 	require.Equal(t, int32(protocol.RespSuccess), alive.Code)
 	t.Logf("requests per connection: %v", counts)
-}
-
-// stormCall sends one storm request; nil when it was answered without a
-// panic, or held as Java may hold it.
-func stormCall(c *remoting.Client, addr string, req *wire.Command) error {
-	timeout := 3 * time.Second
-	if unanswered(req) {
-		timeout = 200 * time.Millisecond
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	resp, err := c.InvokeSync(ctx, addr, req)
-	switch {
-	case err == nil:
-		if resp.Code == int32(protocol.RespSystemError) && strings.HasPrefix(resp.Remark, "panic:") {
-			return errors.New(req.String() + ": " + resp.Remark)
-		}
-		return nil
-	case errors.Is(err, remoting.ErrTimeout) && unanswered(req):
-		return nil
-	}
-	return errors.New(req.String() + ": " + err.Error())
 }
