@@ -277,6 +277,35 @@ func TestRecoverStopsAtFlippedBit(t *testing.T) {
 	require.True(t, errors.Is(scan.Stopped, message.ErrCorrupt), "%v", scan.Stopped)
 }
 
+// Records past a cut are zeroed. Java leaves them: once new records end
+// exactly where an old one began (a producer resending messages of the
+// same sizes), the next crash recovery would read on into the old ones.
+func TestRecordsCutOffDoNotComeBack(t *testing.T) {
+	dir := t.TempDir()
+	cl := openLog(t, dir)
+	res := fill(t, cl, 10)
+	require.NoError(t, cl.Close())
+	victim := res[7]
+	path := filepath.Join(dir, segment.FileName(victim.WroteOffset-victim.WroteOffset%testSegment))
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	b[victim.WroteOffset%testSegment+int64(message.Offsets(0).Body)+2] ^= 0x10
+	require.NoError(t, os.WriteFile(path, b, 0o644))
+
+	cl = openLog(t, dir)
+	_, err = cl.RecoverAbnormally(true, 0, nil)
+	require.NoError(t, err)
+	again := put(t, cl, "T", int32(7%3), fmt.Sprintf("message %d %s", 7, string(make([]byte, 7))))
+	require.Equal(t, victim.End(), again.End(), "the resent record ends where record 8 began")
+	require.NoError(t, cl.Close())
+
+	cl = openLog(t, dir)
+	defer cl.Close()
+	scan, err := cl.RecoverAbnormally(true, 0, nil)
+	require.NoError(t, err)
+	require.Equal(t, again.End(), scan.End, "records 8 and 9 were cut off before")
+}
+
 func TestRecoverAbnormallyDispatchesFromCheckpoint(t *testing.T) {
 	dir := t.TempDir()
 	cl := openLog(t, dir)

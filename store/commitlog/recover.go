@@ -70,6 +70,9 @@ func (c *CommitLog) recoverFrom(segs []*segment.Segment, from int, checkCRC bool
 	if err := c.q.TruncateDirty(end); err != nil {
 		return scan, fmt.Errorf("commitlog: truncate after %d: %w", end, err)
 	}
+	if err := c.q.ClearAfter(end); err != nil {
+		return scan, fmt.Errorf("commitlog: recover: %w", err)
+	}
 	return scan, nil
 }
 

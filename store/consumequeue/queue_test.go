@@ -244,6 +244,58 @@ func TestTruncateAfter(t *testing.T) {
 	}
 }
 
+// Units cut off after the commit log lost their records (a power cut that
+// kept the queue's newer pages) are gone from the file: a later crash
+// recovery, before new units overwrite them, must not take them back.
+// Java's truncation only moves the write position, so its next recovery
+// finds them again, pointing at whatever the commit log wrote there since.
+func TestTruncatedUnitsDoNotComeBack(t *testing.T) {
+	root := t.TempDir()
+	q := openTiny(t, root)
+	putN(t, q, 0, 4)
+	require.NoError(t, q.TruncateAfter(150)) // the log lost its records from 150
+	checkUnits(t, q, 0, 2)
+	q.Close()
+
+	q = openTiny(t, root)
+	require.NoError(t, q.Recover())
+	checkUnits(t, q, 0, 2)
+	putN(t, q, 2, 3)
+	q.Close()
+	q = openTiny(t, root)
+	require.NoError(t, q.Recover())
+	checkUnits(t, q, 0, 3)
+}
+
+// A crash between a front fill and the unit after it leaves a queue that
+// ends in Blank units. Java recovers its maxPhysicOffset as
+// Integer.MAX_VALUE, then takes every later unit for a repeated build and
+// starts dispatch there; here Blank units set no physical offset.
+func TestRecoverQueueEndingInBlankUnits(t *testing.T) {
+	root := t.TempDir()
+	file := make([]byte, tinyFile)
+	for i := range 3 {
+		Blank.Put(file[i*UnitSize:])
+	}
+	dir := filepath.Join(root, "T", "0")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, segment.FileName(0)), file, 0o644))
+
+	q := openTiny(t, root)
+	require.NoError(t, q.Recover())
+	require.EqualValues(t, 3, q.MaxOffset())
+	require.EqualValues(t, -1, q.MaxPhysicalOffset())
+	require.NoError(t, q.TruncateAfter(300)) // the commit log ends at 300
+	require.EqualValues(t, 300, q.MaxPhysicalOffset(), "as when no unit is left")
+	putN(t, q, 3, 5) // records at 300 and 400
+	require.EqualValues(t, 5, q.MaxOffset())
+	for i := int64(3); i < 5; i++ {
+		u, err := q.Get(i)
+		require.NoError(t, err)
+		require.Equal(t, unitN(i), u)
+	}
+}
+
 // Deviation from Java (see TruncateAfter): an all-zero last file is removed.
 func TestTruncateAfterEmptyLastFile(t *testing.T) {
 	root := t.TempDir()

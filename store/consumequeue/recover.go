@@ -37,6 +37,9 @@ func (q *Queue) Recover() error {
 	if err := q.files.TruncateDirty(end); err != nil {
 		return fmt.Errorf("consumequeue %s-%d: recover: %w", q.topic, q.queueID, err)
 	}
+	if err := q.files.ClearAfter(end); err != nil {
+		return fmt.Errorf("consumequeue %s-%d: recover: %w", q.topic, q.queueID, err)
+	}
 	if q.ext == nil {
 		return nil
 	}
@@ -56,7 +59,7 @@ func (q *Queue) scanValid(b []byte, maxExt *int64) int64 {
 			break
 		}
 		n = int64(pos + UnitSize)
-		q.maxPhy.Store(u.End())
+		q.notePhy(u)
 		if IsExtAddr(u.TagsCode) {
 			*maxExt = u.TagsCode
 		}
@@ -96,12 +99,30 @@ func (q *Queue) TruncateAfter(phyOffset int64) error {
 			continue
 		}
 		q.keepPrefix(s, b, phyOffset, &maxExt)
+		// The dirty units go (Java leaves them): a later recovery would
+		// take them back once new units reach up to them, pointing at
+		// records the commit log has since written anew.
+		if err := s.ClearFrom(s.Wrote()); err != nil {
+			return fmt.Errorf("consumequeue %s-%d: truncate: %w", q.topic, q.queueID, err)
+		}
 		return nil // Java returns here, leaving the ext files alone
 	}
 	if q.ext == nil {
 		return nil
 	}
 	return q.ext.TruncateByMaxAddress(maxExt) // 1: no ext address kept, a no-op
+}
+
+// notePhy makes a recovered unit's record end the queue's
+// MaxPhysicalOffset. Blank units (front fill, filled gaps) have none: Java
+// takes their offset 0 + Integer.MAX_VALUE, so a queue whose last unit
+// left by a crash is Blank (a kill between a front fill and its unit, a
+// power cut tearing a filled gap) would count every later record as built
+// already and start dispatch at 2^31-1.
+func (q *Queue) notePhy(u Unit) {
+	if !u.IsBlank() {
+		q.maxPhy.Store(u.End())
+	}
 }
 
 // keepPrefix moves s's write position past its leading units that are
@@ -113,7 +134,7 @@ func (q *Queue) keepPrefix(s *segment.Segment, b []byte, phyOffset int64, maxExt
 			return
 		}
 		s.SetWrote(int64(pos + UnitSize))
-		q.maxPhy.Store(u.End())
+		q.notePhy(u)
 		if IsExtAddr(u.TagsCode) {
 			*maxExt = u.TagsCode
 		}

@@ -434,6 +434,16 @@ func (q *Queue) TruncateDirty(off int64) error {
 	return errors.Join(errs...)
 }
 
+// ClearAfter zeroes the segment holding store offset off from there to
+// its end (Segment.ClearFrom), after recovery cut the queue back to off.
+func (q *Queue) ClearAfter(off int64) error {
+	s := q.Find(off)
+	if s == nil {
+		return nil
+	}
+	return s.ClearFrom(off - s.base)
+}
+
 // DeleteFirst removes the oldest segments for which expired returns true,
 // stopping at the first that is not and never touching the newest one
 // (Java deleteExpiredFileByTime/ByOffset keep the last file). At most max

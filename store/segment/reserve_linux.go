@@ -31,3 +31,24 @@ func reserve(f File, size int64) error {
 		}
 	}
 }
+
+// zeroRange makes bytes [off, off+n) of f read as zeros without writing
+// them: FALLOC_FL_ZERO_RANGE keeps the blocks allocated, so writes through
+// a mapping cannot later fault for lack of space. ErrUnsupported when the
+// file system cannot.
+func zeroRange(f File, off, n int64) error {
+	const zeroRangeKeepSize = 0x10 | 0x01 // FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE
+	for {
+		err := syscall.Fallocate(int(f.Fd()), zeroRangeKeepSize, off, n)
+		switch {
+		case err == nil:
+			return nil
+		case errors.Is(err, syscall.EINTR):
+			continue
+		case errors.Is(err, syscall.EOPNOTSUPP), errors.Is(err, syscall.ENOSYS):
+			return errors.ErrUnsupported
+		default:
+			return err
+		}
+	}
+}

@@ -277,6 +277,45 @@ func (s *Segment) SetWrote(n int64) {
 	s.flushed.Store(n)
 }
 
+// ClearFrom zeroes the segment from n to its end and makes that durable,
+// unless the rest of n's page is zero already. Recovery calls it where
+// it cut the data off: a torn or stale record or unit left there (one a
+// crash kept although what it depends on was lost) would come back in a
+// later recovery once new writes reach up to it. Java leaves them. A
+// segment that ends cleanly at n, the usual case, costs one look at a
+// page the recovery scan has just read. Stale bytes past a whole page of
+// zeros are left, as Java leaves them.
+func (s *Segment) ClearFrom(n int64) error {
+	n = min(max(n, 0), s.size)
+	if !s.dirtyFrom(n) {
+		return nil
+	}
+	err := zeroRange(s.f, n, s.size-n)
+	if errors.Is(err, errors.ErrUnsupported) {
+		clear(s.data[n:])
+		err = nil
+	}
+	if err == nil {
+		err = s.f.Sync()
+	}
+	if err != nil {
+		return fmt.Errorf("segment: clear %s from %d: %w", s.path, n, err)
+	}
+	return nil
+}
+
+// dirtyFrom reports whether the rest of n's page (the whole page when n
+// starts one) holds a non-zero byte.
+func (s *Segment) dirtyFrom(n int64) bool {
+	page := min(n&^(PageSize-1)+PageSize, s.size)
+	for _, c := range s.data[n:page] {
+		if c != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // Err is the sticky error that stopped the segment taking writes, if any.
 func (s *Segment) Err() error {
 	s.errMu.Lock()

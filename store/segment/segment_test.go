@@ -360,3 +360,34 @@ func TestFlushAfterUnflushedFileDeleted(t *testing.T) {
 	require.NoError(t, q.FlushAll())
 	require.EqualValues(t, 2*testSize+10, q.FlushedWhere())
 }
+
+// ClearFrom zeroes what lies past a cut and syncs it, and leaves a segment
+// that ends cleanly at the cut alone (no sync: a start with many queues
+// pays nothing).
+func TestClearFrom(t *testing.T) {
+	ffs := &FaultFS{FS: OS}
+	s, err := Create(ffs, t.TempDir(), 0, testSize)
+	require.NoError(t, err)
+	defer s.Close()
+	_, err = s.AppendBytes(bytes.Repeat([]byte{'a'}, 100))
+	require.NoError(t, err)
+	require.NoError(t, s.WriteAt([]byte("stale"), 2*PageSize+7)) // a later page
+
+	ffs.FailSync.Store(true)
+	require.ErrorIs(t, s.ClearFrom(50), ErrInjectedSync, "dirty past 50: cleared and synced")
+	ffs.FailSync.Store(false)
+	require.NoError(t, s.ClearFrom(50))
+	b := s.Mapped()
+	require.Equal(t, bytes.Repeat([]byte{'a'}, 50), b[:50])
+	require.Equal(t, make([]byte, testSize-50), b[50:])
+
+	ffs.FailSync.Store(true)
+	require.NoError(t, s.ClearFrom(50), "already clear: no sync")
+	require.NoError(t, s.ClearFrom(testSize))
+
+	// A cut at a page boundary looks at the page it starts.
+	ffs.FailSync.Store(false)
+	require.NoError(t, s.WriteAt([]byte("stale"), PageSize+3))
+	ffs.FailSync.Store(true)
+	require.ErrorIs(t, s.ClearFrom(PageSize), ErrInjectedSync)
+}
