@@ -2,9 +2,11 @@ package store
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"runtime"
 	"testing"
@@ -18,15 +20,18 @@ import (
 
 // FuzzStoreOps drives one store through a fuzz-chosen run of puts, batch
 // puts, reads (some held across later steps), key queries, topic deletes
-// (some while another goroutine puts), retention, a full disk, and clean,
-// marked-unclean and killed restarts, checking every read against what
-// each put was acknowledged with:
+// (some while another goroutine puts), retention, a full disk, clean,
+// marked-unclean and killed restarts, and power cuts (only what was
+// synced survives, and maybe some pages written since), checking every
+// read against what each put was acknowledged with:
 //
 //   - a message still in the commit log is read back at its queue offset
 //     with its body, from the consume queue and from the index;
 //   - every message a read returns is the one acknowledged at that offset;
 //   - a read held across deletes and restarts still holds its bytes;
-//   - queue max offsets survive every kind of restart.
+//   - queue max offsets survive every kind of restart; after a power cut
+//     each queue holds exactly the messages of the commit log recovered,
+//     which keeps at least what the store had flushed.
 //
 // Topics 0 and 1 are never deleted. Topics 2 and 3 may be: a deleted
 // topic's offsets start again at 0 and an unclean restart may dispatch its
@@ -61,6 +66,11 @@ func FuzzStoreOps(f *testing.F) {
 	f.Add([]byte{0, opPut, 2, 1, opPut, 2, 0, opDelete, 0, 0, opBurst, 3, 0, opBurst, 1, 1, opKill, 0, 0})
 	// A full disk while files fill up, new queues appear and restarts follow.
 	f.Add([]byte{2, opPut, 0xf8, 0, opDiskFull, 0xf5, 3, opPut, 0xfa, 7, opDiskFull, 9, 0xfe, opKill, 0, 0, opDiskFull, 6, 0xf3, opGet, 0, 0})
+	// Power cuts, clean and with pages written back on their own, in both
+	// flush modes and with the transient store pool.
+	f.Add([]byte{1, opPut, 0xf8, 0, opBatch, 1, 0xfe, opPowerCut, 0, 0, opPut, 0xf9, 1, opPowerCut, 0, 1, opGet, 0, 0})
+	f.Add([]byte{0, opPut, 0xf8, 0, opPut, 1, 2, opPowerCut, 0, 3, opQuery, 0, 1, opPut, 0xfa, 5, opPowerCut, 0, 0})
+	f.Add([]byte{2, opBatch, 0xf4, 0xff, opPut, 0xfb, 2, opPowerCut, 0, 5, opBatch, 5, 9, opPowerCut, 0, 7, opGet, 4, 0})
 	f.Fuzz(func(t *testing.T, in []byte) {
 		if len(in) == 0 || len(in) > 600 {
 			return
@@ -91,6 +101,7 @@ const (
 	opKill
 	opBurst
 	opDiskFull
+	opPowerCut
 	opCount
 )
 
@@ -114,6 +125,7 @@ type opsRun struct {
 	deleted map[string]bool     // topics deleted at least once
 	held    []opsHeld
 	stored  int64 // the commit-log offset past the last put
+	waited  int64 // ... past the last put acknowledged once durable
 	n       int
 }
 
@@ -127,16 +139,20 @@ func newOpsRun(t *testing.T, settings byte) *opsRun {
 		cfg.TransientStorePoolSize = 4
 	}
 	cfg.EnableConsumeQueueExt = settings&4 != 0
+	cfg.MappedFileSizeConsumeQueueExt = 256 * 1024 // not 48 MiB per queue: every cut and kill copies them
 	cfg.FileReservedTime = 0
 	cfg.DeleteCommitLogFilesInterval = 0
 	cfg.CleanResourceInterval = 3_600_000 // retention runs only as a step
 	r := &opsRun{t: t, cfg: cfg, queues: map[string][]opsMsg{}, deleted: map[string]bool{}}
-	r.ffs = &segment.FaultFS{FS: segment.OS}
 	r.open()
 	return r
 }
 
+// open opens the store at cfg.StorePathRootDir through a new FaultFS, so
+// that the shadows of an earlier root are let go.
 func (r *opsRun) open() {
+	r.ffs = &segment.FaultFS{FS: segment.OS}
+	r.ffs.TrackDurability()
 	s, err := Open(r.cfg, Options{Master: true, FS: r.ffs})
 	require.NoError(r.t, err)
 	require.NoError(r.t, s.Start())
@@ -185,6 +201,8 @@ func (r *opsRun) step(op, a, b byte) {
 		r.burst(opsTopic(a%2), queueID, b)
 	case opDiskFull:
 		r.diskFull(topic, queueID, b)
+	case opPowerCut:
+		r.powerCut(b)
 	}
 }
 
@@ -211,14 +229,20 @@ func opsMessage(topic string, queueID int32, tag byte, m opsMsg) *Message {
 		Topic: topic, QueueID: queueID, Body: m.body,
 		Properties:    props(message.PropTags, fmt.Sprintf("T%d", tag%3), message.PropKeys, m.key),
 		BornTimestamp: 1_700_000_000_000, BornHost: testBorn, StoreHost: testStore,
+		WaitStoreMsgOK: true, // as the broker sets it for a client that sends no WAIT
 	}
 }
 
 func (r *opsRun) put(topic string, queueID int32, a, size byte) {
 	m := r.newMsg(size)
-	res := r.s.PutMessage(opsMessage(topic, queueID, a, m))
+	msg := opsMessage(topic, queueID, a, m)
+	msg.WaitStoreMsgOK = a&0x80 == 0 // WAIT=false: answered before the flush
+	res := r.s.PutMessage(msg)
 	require.Equal(r.t, PutOK, res.Status, "%v", res.Err)
 	r.acked(topic, queueID, res, m)
+	if msg.WaitStoreMsgOK && r.cfg.FlushDiskType == SyncFlush {
+		r.waited = res.End()
+	}
 }
 
 // burst puts eight messages to a topic never deleted from another
@@ -260,11 +284,15 @@ func (r *opsRun) batch(topic string, queueID int32, n int, size byte) {
 			Topic: topic, QueueID: queueID, BornTimestamp: int64(1_700_000_000_000 + r.n),
 			BornHost: testBorn, StoreHost: testStore,
 		},
-		Body: body,
+		Body:           body,
+		WaitStoreMsgOK: true,
 	})
 	require.Equal(r.t, PutOK, res.Status, "%v", res.Err)
 	require.Equal(r.t, n, res.Count)
 	r.acked(topic, queueID, res, msgs...)
+	if r.cfg.FlushDiskType == SyncFlush {
+		r.waited = res.End()
+	}
 }
 
 // diskFull fills the disk for a few puts (creating a file fails as
@@ -296,11 +324,25 @@ func (r *opsRun) acked(topic string, queueID int32, res PutResult, msgs ...opsMs
 	if !r.deleted[topic] {
 		require.Equal(r.t, int64(len(r.queues[k])), res.QueueOffset, "queue offset of a put to %s", k)
 	}
-	for _, m := range msgs {
-		m.from, m.end = res.WroteOffset, res.End()
-		r.queues[k] = append(r.queues[k], m)
-	}
 	r.stored = res.End()
+	from := res.WroteOffset
+	for i, m := range msgs {
+		m.from, m.end = from, res.End()
+		if i < len(msgs)-1 { // a batch: a cut may keep a part of it
+			m.end = from + r.recordSize(from)
+		}
+		r.queues[k] = append(r.queues[k], m)
+		from = m.end
+	}
+}
+
+// recordSize reads the size of the commit-log record at off.
+func (r *opsRun) recordSize(off int64) int64 {
+	r.settle()
+	v, err := r.s.cl.Read(off, 4)
+	require.NoError(r.t, err)
+	defer v.Release()
+	return int64(binary.BigEndian.Uint32(v.B))
 }
 
 // settle waits until every put is readable: committed (transient store
@@ -469,6 +511,45 @@ func (r *opsRun) kill() {
 	r.cfg.StorePathRootDir = root
 	r.open()
 	require.False(r.t, r.s.LastExitOK())
+	r.afterRestart()
+}
+
+// powerCut goes on with a copy of the store as a power cut would leave
+// it: only synced bytes are sure to be there; with b odd, some pages
+// written since their last sync are there too. Everything the store had
+// flushed must come back (with SYNC_FLUSH, every acknowledged put), and
+// each queue must hold exactly the messages of the commit log recovered.
+func (r *opsRun) powerCut(b byte) {
+	r.settle()
+	var rng *rand.Rand
+	if b&1 != 0 {
+		rng = rand.New(rand.NewPCG(uint64(b), uint64(r.n)))
+	}
+	durable := r.s.CommitLog().FlushedOffset()
+	require.GreaterOrEqual(r.t, durable, r.waited, "SYNC_FLUSH acknowledged a put before it was durable")
+	root := r.t.TempDir()
+	require.NoError(r.t, r.ffs.PowerCut(r.cfg.StorePathRootDir, root, rng))
+	require.NoError(r.t, r.s.Close())
+	r.cfg.StorePathRootDir = root
+	r.open()
+	require.False(r.t, r.s.LastExitOK())
+	end := r.s.MaxPhyOffset()
+	require.GreaterOrEqual(r.t, end, min(durable, r.stored), "flushed commit log lost in a power cut")
+	for k, msgs := range r.queues {
+		n := len(msgs)
+		for n > 0 && msgs[n-1].end > end {
+			n--
+		}
+		if n > 0 && !r.present(msgs[n-1]) {
+			// Retention deleted the files of the newest messages that are
+			// left: their units were only in the consume queue, and a cut
+			// may take those that were not flushed.
+			topic, queueID := splitQueueKey(r.t, k)
+			n = min(n, int(max(r.s.MaxOffsetInQueue(topic, queueID), 0)))
+		}
+		r.queues[k] = msgs[:n]
+	}
+	r.stored, r.waited = min(r.stored, end), min(r.waited, end)
 	r.afterRestart()
 }
 

@@ -17,6 +17,8 @@ type FaultFS struct {
 	// FailAllocate makes space reservation for new segments fail with
 	// ENOSPC, as a full disk does.
 	FailAllocate atomic.Bool
+
+	durable *durability // see TrackDurability
 }
 
 // ErrInjectedSync is the error a FaultFS returns from a failed Sync.
@@ -28,19 +30,35 @@ func (f *FaultFS) OpenFile(name string, flag int, perm fs.FileMode) (File, error
 	if err != nil {
 		return nil, err
 	}
-	return &faultFile{File: file, fs: f}, nil
+	sh, err := f.track(name, file)
+	if err != nil {
+		_ = file.Close()
+		return nil, err
+	}
+	return &faultFile{File: file, fs: f, sh: sh}, nil
 }
 
 type faultFile struct {
 	File
 	fs *FaultFS
+	sh *shadow // its durable bytes, when tracked
 }
 
 func (f *faultFile) Sync() error {
 	if err := f.checkSync(); err != nil {
 		return err
 	}
-	return f.File.Sync()
+	if err := f.File.Sync(); err != nil {
+		return err
+	}
+	if f.sh == nil {
+		return nil
+	}
+	st, err := f.File.Stat()
+	if err != nil {
+		return err
+	}
+	return f.fs.durable.record(f.sh, f.File, 0, st.Size())
 }
 
 // checkSync is consulted by every sync of the file, whole or ranged.

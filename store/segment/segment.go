@@ -701,7 +701,13 @@ func (s *Segment) sync(from, to int64) error {
 	if !s.staged.Load() {
 		dropMapping(s.data[lo : to&^(PageSize-1)])
 	}
-	return syncRange(s.f, s.data[lo:to])
+	if err := syncRange(s.f, s.data[lo:to]); err != nil {
+		return err
+	}
+	if r, ok := s.f.(syncRecorder); ok {
+		return r.synced(lo, to)
+	}
+	return nil
 }
 
 // ModTime is the file's last modification time (Java uses it to expire
