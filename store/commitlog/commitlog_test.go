@@ -258,18 +258,25 @@ func TestRecoverTornTailAtEveryByte(t *testing.T) {
 	}
 }
 
-func TestRecoverStopsAtFlippedBit(t *testing.T) {
-	dir := t.TempDir()
+// logWithBadRecord writes ten records to a closed log and flips a bit in
+// the body of the eighth, which it returns.
+func logWithBadRecord(t *testing.T) (dir string, victim Result) {
+	t.Helper()
+	dir = t.TempDir()
 	cl := openLog(t, dir)
-	res := fill(t, cl, 10)
+	victim = fill(t, cl, 10)[7]
 	require.NoError(t, cl.Close())
-	victim := res[7]
 	path := filepath.Join(dir, segment.FileName(victim.WroteOffset-victim.WroteOffset%testSegment))
-	b, _ := os.ReadFile(path)
-	b[victim.WroteOffset%testSegment+int64(message.Offsets(0).Body)+2] ^= 0x10 // in the body
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	b[victim.WroteOffset%testSegment+int64(message.Offsets(0).Body)+2] ^= 0x10
 	require.NoError(t, os.WriteFile(path, b, 0o644))
+	return dir, victim
+}
 
-	cl = openLog(t, dir)
+func TestRecoverStopsAtFlippedBit(t *testing.T) {
+	dir, victim := logWithBadRecord(t)
+	cl := openLog(t, dir)
 	defer cl.Close()
 	scan, err := cl.RecoverNormally(true)
 	require.NoError(t, err)
@@ -281,19 +288,9 @@ func TestRecoverStopsAtFlippedBit(t *testing.T) {
 // exactly where an old one began (a producer resending messages of the
 // same sizes), the next crash recovery would read on into the old ones.
 func TestRecordsCutOffDoNotComeBack(t *testing.T) {
-	dir := t.TempDir()
+	dir, victim := logWithBadRecord(t)
 	cl := openLog(t, dir)
-	res := fill(t, cl, 10)
-	require.NoError(t, cl.Close())
-	victim := res[7]
-	path := filepath.Join(dir, segment.FileName(victim.WroteOffset-victim.WroteOffset%testSegment))
-	b, err := os.ReadFile(path)
-	require.NoError(t, err)
-	b[victim.WroteOffset%testSegment+int64(message.Offsets(0).Body)+2] ^= 0x10
-	require.NoError(t, os.WriteFile(path, b, 0o644))
-
-	cl = openLog(t, dir)
-	_, err = cl.RecoverAbnormally(true, 0, nil)
+	_, err := cl.RecoverAbnormally(true, 0, nil)
 	require.NoError(t, err)
 	again := put(t, cl, "T", int32(7%3), fmt.Sprintf("message %d %s", 7, string(make([]byte, 7))))
 	require.Equal(t, victim.End(), again.End(), "the resent record ends where record 8 began")

@@ -17,19 +17,10 @@ func reserve(f File, size int64) error {
 	if err := f.Truncate(size); err != nil {
 		return err
 	}
-	for {
-		err := syscall.Fallocate(int(f.Fd()), 0, 0, size)
-		switch {
-		case err == nil:
-			return nil
-		case errors.Is(err, syscall.EINTR):
-			continue
-		case errors.Is(err, syscall.EOPNOTSUPP), errors.Is(err, syscall.ENOSYS):
-			return nil
-		default:
-			return err
-		}
+	if err := fallocate(f, 0, 0, size); !errors.Is(err, errors.ErrUnsupported) {
+		return err
 	}
+	return nil
 }
 
 // zeroRange makes bytes [off, off+n) of f read as zeros without writing
@@ -38,11 +29,15 @@ func reserve(f File, size int64) error {
 // file system cannot.
 func zeroRange(f File, off, n int64) error {
 	const zeroRangeKeepSize = 0x10 | 0x01 // FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE
+	return fallocate(f, zeroRangeKeepSize, off, n)
+}
+
+// fallocate is fallocate(2) retried on EINTR; ErrUnsupported when the file
+// system has no such mode.
+func fallocate(f File, mode uint32, off, n int64) error {
 	for {
-		err := syscall.Fallocate(int(f.Fd()), zeroRangeKeepSize, off, n)
+		err := syscall.Fallocate(int(f.Fd()), mode, off, n)
 		switch {
-		case err == nil:
-			return nil
 		case errors.Is(err, syscall.EINTR):
 			continue
 		case errors.Is(err, syscall.EOPNOTSUPP), errors.Is(err, syscall.ENOSYS):
