@@ -22,6 +22,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -149,7 +150,11 @@ type Map[K comparable, V any] struct {
 	capacity  int         // Java's table length, 0 before its first put
 	threshold int         // Java's threshold; before the table exists, its initial capacity (0 = default)
 	seq       uint64
-	order     []int32 // cached iteration order of a large map; nil when stale
+	// order caches a large map's iteration order; nil when stale. Readers
+	// fill it, so maps read under a shared lock (RLock) fill it at once:
+	// an atomic pointer makes that safe, and changes (which hold the lock
+	// exclusively) clear it.
+	order atomic.Pointer[[]int32]
 }
 
 // NewMap returns an empty map hashing keys with hashOf (String, Long, …).
@@ -218,7 +223,7 @@ func (m *Map[K, V]) Put(k K, v V) (old V, existed bool) {
 			m.index[m.ents[i].key] = int32(i)
 		}
 	}
-	m.order = nil
+	m.order.Store(nil)
 	if len(m.ents) > m.threshold {
 		m.resize()
 	}
@@ -243,7 +248,7 @@ func (m *Map[K, V]) Remove(k K) (V, bool) {
 			m.index[m.ents[i].key] = int32(i)
 		}
 	}
-	m.order = nil
+	m.order.Store(nil)
 	return v, true
 }
 
@@ -261,8 +266,8 @@ func (m *Map[K, V]) Range(f func(k K, v V) bool) {
 // iterOrder returns the positions of ents in iteration order, using buf
 // for small maps and the cache for large ones.
 func (m *Map[K, V]) iterOrder(buf []int32) []int32 {
-	if m.order != nil {
-		return m.order
+	if o := m.order.Load(); o != nil {
+		return *o
 	}
 	n := len(m.ents)
 	if n > smallMax {
@@ -282,7 +287,7 @@ func (m *Map[K, V]) iterOrder(buf []int32) []int32 {
 		})
 	}
 	if n > smallMax {
-		m.order = buf
+		m.order.Store(&buf)
 	}
 	return buf
 }
@@ -380,7 +385,7 @@ func (m *Map[K, V]) resize() {
 		}
 	}
 	m.capacity, m.threshold = newCap, newThr
-	m.order = nil
+	m.order.Store(nil)
 }
 
 // Set is a java.util.HashSet: a Map without values.

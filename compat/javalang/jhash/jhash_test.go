@@ -3,8 +3,10 @@ package jhash
 import (
 	"bufio"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 )
@@ -227,5 +229,36 @@ var benchSink int32
 func BenchmarkTopicKeyHash(b *testing.B) {
 	for range b.N {
 		benchSink += Continue(String(benchTopic), benchKey)
+	}
+}
+
+// Readers of one map may run at once (the name server ranges its route
+// table's maps under a read lock for every client's lookup): the first
+// Range of a large map caches its order, which must be safe under -race
+// and give every reader the same order.
+func TestConcurrentRanges(t *testing.T) {
+	m := NewMap[string, int](String, -1)
+	for i := range 4 * smallMax {
+		m.Put("k"+strconv.Itoa(i), i)
+	}
+	want := m.Keys()
+	for round := range 20 {
+		m.Put("extra", round) // clears the cached order
+		m.Remove("extra")
+		var wg sync.WaitGroup
+		got := make([][]string, 4)
+		for r := range got {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				got[r] = m.Keys()
+			}()
+		}
+		wg.Wait()
+		for _, keys := range got {
+			if !slices.Equal(want, keys) {
+				t.Fatalf("round %d: %v, want %v", round, keys, want)
+			}
+		}
 	}
 }
