@@ -2,10 +2,7 @@ package broker
 
 import (
 	"context"
-	"errors"
 	"flag"
-	"math/rand/v2"
-	"sync"
 	"testing"
 	"time"
 
@@ -33,33 +30,18 @@ func TestRequestStorm(t *testing.T) {
 	values := seedFuzzBroker(t, cl, addr)
 	bodies := fuzzBodies()
 
+	clients := make([]*remoting.Client, 4)
+	for i := range clients {
+		clients[i] = remoting.NewClient(remoting.ClientConfig{})
+		t.Cleanup(func() { _ = clients[i].Close() })
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), *stormTime)
 	defer cancel()
-	var wg sync.WaitGroup
-	errs := make([]error, 4)
-	counts := make([]int, len(errs))
-	for w := range errs {
-		c := remoting.NewClient(remoting.ClientConfig{})
-		t.Cleanup(func() { _ = c.Close() })
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rng := rand.New(rand.NewPCG(uint64(w), uint64(time.Now().UnixNano())))
-			data := make([]byte, 96)
-			for ctx.Err() == nil && errs[w] == nil {
-				for i := range data {
-					data[i] = byte(rng.Uint32())
-				}
-				req, ok := protocoltest.Build(data[:rng.IntN(len(data))], reqs, values, bodies)
-				if ok {
-					errs[w] = sendChecked(c, addr, req)
-					counts[w]++
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	require.NoError(t, errors.Join(errs...))
+	build := func(data []byte) (*wire.Command, bool) { return protocoltest.Build(data, reqs, values, bodies) }
+	counts, err := protocoltest.Storm(ctx, len(clients), build, func(w int, req *wire.Command) error {
+		return sendChecked(clients[w], addr, req)
+	})
+	require.NoError(t, err)
 	alive, err := tryInvoke(cl, addr, wire.NewRequest(int32(protocol.ReqGetBrokerRuntimeInfo)))
 	require.NoError(t, err)
 	require.Equal(t, int32(protocol.RespSuccess), alive.Code)

@@ -2,6 +2,7 @@ package namesrv_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -40,49 +41,89 @@ func fuzzNames(key string) []string {
 	return nil
 }
 
+// fuzzTarget is an in-process name server with a broker registered, and
+// what requests to it are built from.
+type fuzzTarget struct {
+	addr   string
+	reqs   []protocoltest.Request
+	bodies [][]byte
+	reg    *wire.Command // the broker's registration
+}
+
+// startFuzzTarget starts the name server of FuzzNamesrvRequest and
+// TestRequestStorm. Its clock stands still: the requests register brokers,
+// and a broker silent for 120 s gets its channel closed
+// (scanNotActiveBroker).
+func startFuzzTarget(t testing.TB) *fuzzTarget {
+	t.Helper()
+	reqs, err := protocoltest.Served("namesrv")
+	require.NoError(t, err)
+	clock := namesrvtest.NewClock(time.Now())
+	s := namesrvtest.StartTestNamesrv(t, func(o *namesrv.Options) { o.Now = clock.Now })
+	ft := &fuzzTarget{addr: s.Addr().String(), reqs: reqs}
+	ft.reg = registerReq("FuzzCluster", "fuzz-b", 0, "127.0.0.1:30911", 1, "FuzzTopic:4", "TBW102:8")
+	cl := remoting.NewClient(remoting.ClientConfig{})
+	t.Cleanup(func() { _ = cl.Close() })
+	resp, err := invoke(cl, ft.addr, ft.reg)
+	require.NoError(t, err)
+	require.Equal(t, int32(protocol.RespSuccess), resp.Code, resp.Remark)
+	ft.bodies = [][]byte{nil, []byte("{}"), []byte("null"), []byte("[]"), []byte("not json"), ft.reg.Body,
+		[]byte(`{"topicConfigSerializeWrapper":{"topicConfigTable":{"T":null}}}`),
+		[]byte("listenPort=9876\norderMessageEnable=true\n"), []byte(`{"topicList":["FuzzTopic"]}`)}
+	return ft
+}
+
+func invoke(cl *remoting.Client, addr string, req *wire.Command) (*wire.Command, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return cl.InvokeSync(ctx, addr, req)
+}
+
+// build makes a request from fuzz bytes; false when they make none.
+func (ft *fuzzTarget) build(data []byte) (*wire.Command, bool) {
+	return protocoltest.Build(data, ft.reqs, protocoltest.Values{Names: fuzzNames}, ft.bodies)
+}
+
+// sendChecked sends req over cl and applies the fuzz rules: it is
+// answered (DefaultRequestProcessor answers every code it serves) and no
+// handler panicked.
+func (ft *fuzzTarget) sendChecked(cl *remoting.Client, req *wire.Command) error {
+	resp, err := invoke(cl, ft.addr, req)
+	if err != nil {
+		return fmt.Errorf("%v: %w", req, err)
+	}
+	if resp.Code == int32(protocol.RespSystemError) && strings.HasPrefix(resp.Remark, "panic:") {
+		return fmt.Errorf("%v: %s", req, resp.Remark)
+	}
+	return nil
+}
+
+// requireAlive checks that the name server still answers.
+func (ft *fuzzTarget) requireAlive(t testing.TB, cl *remoting.Client) {
+	t.Helper()
+	alive, err := invoke(cl, ft.addr, wire.NewRequest(int32(protocol.ReqGetBrokerClusterInfo)))
+	require.NoError(t, err)
+	require.Equal(t, int32(protocol.RespSuccess), alive.Code)
+}
+
 // FuzzNamesrvRequest sends every code the name server serves, with
 // headers and bodies made from fuzz input, to one in-process name server
 // that has a broker registered. No handler may panic, every request must
-// be answered (DefaultRequestProcessor answers every code it serves) and
-// the server must keep answering.
+// be answered and the server must keep answering.
 func FuzzNamesrvRequest(f *testing.F) {
-	reqs, err := protocoltest.Served("namesrv")
-	require.NoError(f, err)
-	// A still clock: the fuzz connection registers brokers, and a broker
-	// silent for 120 s gets its channel closed (scanNotActiveBroker).
-	clock := namesrvtest.NewClock(time.Now())
-	s := namesrvtest.StartTestNamesrv(f, func(o *namesrv.Options) { o.Now = clock.Now })
-	addr := s.Addr().String()
+	ft := startFuzzTarget(f)
 	cl := remoting.NewClient(remoting.ClientConfig{})
 	f.Cleanup(func() { _ = cl.Close() })
-	call := func(req *wire.Command) (*wire.Command, error) {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		return cl.InvokeSync(ctx, addr, req)
-	}
-	reg := registerReq("FuzzCluster", "fuzz-b", 0, "127.0.0.1:30911", 1, "FuzzTopic:4", "TBW102:8")
-	resp, err := call(reg)
-	require.NoError(f, err)
-	require.Equal(f, int32(protocol.RespSuccess), resp.Code, resp.Remark)
-	bodies := [][]byte{nil, []byte("{}"), []byte("null"), []byte("[]"), []byte("not json"), reg.Body,
-		[]byte(`{"topicConfigSerializeWrapper":{"topicConfigTable":{"T":null}}}`),
-		[]byte("listenPort=9876\norderMessageEnable=true\n"), []byte(`{"topicList":["FuzzTopic"]}`)}
-	for i, r := range reqs {
+	for i, r := range ft.reqs {
 		f.Add(protocoltest.Seed(i, r, 0))
 		f.Add(protocoltest.Seed(i, r, 1))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		req, ok := protocoltest.Build(data, reqs, protocoltest.Values{Names: fuzzNames}, bodies)
+		req, ok := ft.build(data)
 		if !ok {
 			return
 		}
-		resp, err := call(req)
-		require.NoError(t, err, "%v", req)
-		if resp.Code == int32(protocol.RespSystemError) && strings.HasPrefix(resp.Remark, "panic:") {
-			t.Fatalf("%v: %s", req, resp.Remark)
-		}
-		alive, err := call(wire.NewRequest(int32(protocol.ReqGetBrokerClusterInfo)))
-		require.NoError(t, err, "after %v", req)
-		require.Equal(t, int32(protocol.RespSuccess), alive.Code)
+		require.NoError(t, ft.sendChecked(cl, req))
+		ft.requireAlive(t, cl)
 	})
 }
