@@ -2,7 +2,6 @@ package store
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -239,10 +238,7 @@ func (r *opsRun) put(topic string, queueID int32, a, size byte) {
 	msg.WaitStoreMsgOK = a&0x80 == 0 // WAIT=false: answered before the flush
 	res := r.s.PutMessage(msg)
 	require.Equal(r.t, PutOK, res.Status, "%v", res.Err)
-	r.acked(topic, queueID, res, m)
-	if msg.WaitStoreMsgOK && r.cfg.FlushDiskType == SyncFlush {
-		r.waited = res.End()
-	}
+	r.acked(topic, queueID, res, msg.WaitStoreMsgOK, m)
 }
 
 // burst puts eight messages to a topic never deleted from another
@@ -265,7 +261,7 @@ func (r *opsRun) burst(topic string, queueID int32, b byte) {
 	<-done
 	for i, res := range results {
 		require.Equal(r.t, PutOK, res.Status, "%v", res.Err)
-		r.acked(topic, queueID, res, msgs[i])
+		r.acked(topic, queueID, res, true, msgs[i])
 	}
 }
 
@@ -289,10 +285,7 @@ func (r *opsRun) batch(topic string, queueID int32, n int, size byte) {
 	})
 	require.Equal(r.t, PutOK, res.Status, "%v", res.Err)
 	require.Equal(r.t, n, res.Count)
-	r.acked(topic, queueID, res, msgs...)
-	if r.cfg.FlushDiskType == SyncFlush {
-		r.waited = res.End()
-	}
+	r.acked(topic, queueID, res, true, msgs...)
 }
 
 // diskFull fills the disk for a few puts (creating a file fails as
@@ -305,7 +298,7 @@ func (r *opsRun) diskFull(topic string, queueID int32, b byte) {
 		res := r.s.PutMessage(opsMessage(topic, queueID, b, m))
 		switch res.Status {
 		case PutOK:
-			r.acked(topic, queueID, res, m)
+			r.acked(topic, queueID, res, true, m)
 		case CreateMappedFileFailed, ServiceNotAvailable:
 		default:
 			r.t.Fatalf("put on a full disk: %v %v", res.Status, res.Err)
@@ -318,13 +311,17 @@ func (r *opsRun) diskFull(topic string, queueID int32, b byte) {
 	require.True(r.t, r.s.Writable(), "puts taken again once dispatch caught up")
 }
 
-// acked records msgs as stored by res at consecutive queue offsets.
-func (r *opsRun) acked(topic string, queueID int32, res PutResult, msgs ...opsMsg) {
+// acked records msgs as stored by res at consecutive queue offsets; wait
+// says the put asked to be answered once durable (WaitStoreMsgOK).
+func (r *opsRun) acked(topic string, queueID int32, res PutResult, wait bool, msgs ...opsMsg) {
 	k := consumequeue.QueueKey(topic, queueID)
 	if !r.deleted[topic] {
 		require.Equal(r.t, int64(len(r.queues[k])), res.QueueOffset, "queue offset of a put to %s", k)
 	}
 	r.stored = res.End()
+	if wait && r.cfg.FlushDiskType == SyncFlush {
+		r.waited = res.End()
+	}
 	from := res.WroteOffset
 	for i, m := range msgs {
 		m.from, m.end = from, res.End()
@@ -339,10 +336,12 @@ func (r *opsRun) acked(topic string, queueID int32, res PutResult, msgs ...opsMs
 // recordSize reads the size of the commit-log record at off.
 func (r *opsRun) recordSize(off int64) int64 {
 	r.settle()
-	v, err := r.s.cl.Read(off, 4)
+	v, err := r.s.cl.Read(off, message.OffMagic+4)
 	require.NoError(r.t, err)
 	defer v.Release()
-	return int64(binary.BigEndian.Uint32(v.B))
+	size, magic, ok := message.PeekTotalSize(v.B)
+	require.True(r.t, ok && magic == message.MagicMessage, "record at %d", off)
+	return int64(size)
 }
 
 // settle waits until every put is readable: committed (transient store
