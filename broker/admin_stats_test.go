@@ -333,6 +333,7 @@ type fakeChan string
 
 func (c fakeChan) RemoteAddr() string { return string(c) }
 func (c fakeChan) Close() error       { return nil }
+func (c fakeChan) Closed() bool       { return false }
 
 func TestRuntimeInfoValues(t *testing.T) {
 	e := newAdminEnv(t)

@@ -164,14 +164,12 @@ func (c *Conn) Context() context.Context { return c.ctx }
 // Done is closed when the connection closes.
 func (c *Conn) Done() <-chan struct{} { return c.closed }
 
-// Closed reports whether the connection is closed.
+// Closed reports whether the connection is closed or closing: true from
+// the moment a close begins, before the close hooks run.
 func (c *Conn) Closed() bool {
-	select {
-	case <-c.closed:
-		return true
-	default:
-		return false
-	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.isClosed
 }
 
 // Close closes the connection at once: queued commands are dropped (their

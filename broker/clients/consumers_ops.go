@@ -20,9 +20,15 @@ type Registration struct {
 // Register is registerConsumer: it creates the group if needed, updates
 // the channel and the subscriptions and reports whether either changed.
 // A change fires EventChange (when r.NotifyIdsChanged); EventRegister is
-// always fired.
+// always fired. A channel already closed is not registered (nothing
+// changes, no event): its close event has passed, and Java 4.9.8, which
+// registers it, keeps it in the group until the expiry scan.
 func (m *ConsumerManager) Register(group string, info ClientChannelInfo, r Registration) bool {
 	m.mu.Lock()
+	if info.Channel.Closed() {
+		m.mu.Unlock()
+		return false
+	}
 	now := m.now().UnixMilli()
 	g, ok := m.groups.get(group)
 	if !ok {

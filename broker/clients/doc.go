@@ -42,4 +42,9 @@ type Channel interface {
 	RemoteAddr() string
 	// Close closes the connection (RemotingUtil.closeChannel).
 	Close() error
+	// Closed reports whether the connection is closed or closing. It
+	// turns true before the close event that calls the managers'
+	// ChannelClosed, so a registration that checks it under a manager's
+	// lock is either refused or removed by that event.
+	Closed() bool
 }

@@ -190,6 +190,35 @@ func TestUnregisterClient(t *testing.T) {
 	require.Equal(t, []GroupEvent{{Event: EventUnregister, Group: "CG"}, {Event: EventChange, Group: "CG"}}, x.ev.take())
 }
 
+// A heartbeat handled after its connection closed registers nothing. Its
+// frame was read before the close, but the close event has already
+// emptied the tables of the channel, and no later event would remove it:
+// Java 4.9.8 registers it and keeps it until the 120 s scan, so a
+// consumer group's rebalance counts a client that is gone and leaves its
+// share of the queues unconsumed until then (seen with client-go
+// consumers that shut down right after a heartbeat).
+func TestHeartBeatAfterCloseRegistersNothing(t *testing.T) {
+	x := newHarness(t)
+	ch := newChan("127.0.0.1:5000")
+	_, err := x.h.HeartBeat(ch, javaFrame(t, "heartbeat_request.json.hex"))
+	require.NoError(t, err)
+	x.ev.take()
+	require.NoError(t, ch.Close())
+	x.h.Consumers.ChannelClosed(ch)
+	x.h.Producers.ChannelClosed(ch)
+	x.ev.take()
+
+	resp, err := x.h.HeartBeat(ch, javaFrame(t, "heartbeat_request.json.hex"))
+	requireCode(t, resp, err, protocol.RespSuccess, "")
+	_, ok := x.h.Consumers.Group("CG")
+	require.False(t, ok, "a closed channel joined the consumer group")
+	infos, _ := x.h.Producers.Connections("PG")
+	require.Empty(t, infos, "a closed channel joined the producer group")
+	_, ok = x.h.Producers.FindChannel("127.0.0.1@12345")
+	require.False(t, ok)
+	require.Empty(t, x.ev.take(), "no event for a closed channel")
+}
+
 // Java 4.9.8: ClientManageProcessor.checkClientConfig.
 func TestCheckClientConfig(t *testing.T) {
 	tests := []struct {

@@ -29,6 +29,7 @@ func (c *fakeChan) Close() error {
 	c.mu.Unlock()
 	return nil
 }
+func (c *fakeChan) Closed() bool { return c.isClosed() }
 func (c *fakeChan) isClosed() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()

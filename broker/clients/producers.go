@@ -28,10 +28,14 @@ func NewProducerManager(now func() time.Time, log *logrus.Entry) *ProducerManage
 
 // Register is registerProducer: a new channel is added, stamped now (and
 // its clientId mapped to it); a known one only has its lastUpdate refreshed (the
-// stored info is kept, even when the heartbeat's clientId differs).
+// stored info is kept, even when the heartbeat's clientId differs). A
+// channel already closed is not registered, as in ConsumerManager.Register.
 func (m *ProducerManager) Register(group string, info ClientChannelInfo) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if info.Channel.Closed() {
+		return
+	}
 	table, ok := m.groups.get(group)
 	if !ok {
 		table = newOmap[Channel, *ClientChannelInfo]()
