@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -136,4 +137,23 @@ func heapBytes(s string) (int64, bool) {
 		return 0, false
 	}
 	return n << shift, true
+}
+
+// JavaClasspath runs a classpath.sh (conformance/java's builds the
+// project when needed) or reads a file holding the classpath.
+func JavaClasspath(ctx context.Context, path string) (string, error) {
+	if strings.HasSuffix(path, ".sh") {
+		cmd := exec.CommandContext(ctx, path)
+		cmd.Stderr = os.Stderr
+		out, err := cmd.Output()
+		if err != nil {
+			return "", fmt.Errorf("%s: %w (needs java and mvn; see conformance/README.md)", path, err)
+		}
+		return strings.TrimSpace(string(out)), nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(b)), nil
 }

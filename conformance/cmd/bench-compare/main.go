@@ -33,7 +33,6 @@ import (
 	"fmt"
 	"github.com/sputnikmq/sputnik/tools/procfs"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"runtime"
@@ -227,24 +226,10 @@ func newLauncher(bin, classpath, runDir string) (*cluster.Launcher, error) {
 	if runDir, err = filepath.Abs(runDir); err != nil {
 		return nil, err
 	}
-	cp, err := javaClasspath(classpath)
+	cp, err := cluster.JavaClasspath(context.Background(), classpath)
 	if err != nil {
 		return nil, err
 	}
 	return &cluster.Launcher{RunDir: runDir, SputnikBin: bin, Ports: cluster.DefaultPorts(),
 		Java: cluster.JavaRuntime{Classpath: cp, NamesrvHeap: "256m"}}, nil
-}
-
-func javaClasspath(path string) (string, error) {
-	if strings.HasSuffix(path, ".sh") {
-		cmd := exec.Command(path)
-		cmd.Stderr = os.Stderr
-		out, err := cmd.Output()
-		if err != nil {
-			return "", fmt.Errorf("%s: %w", path, err)
-		}
-		return strings.TrimSpace(string(out)), nil
-	}
-	b, err := os.ReadFile(path)
-	return strings.TrimSpace(string(b)), err
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -45,7 +44,7 @@ func newRunner(ctx context.Context, o *options) (*runner, error) {
 	if o.runDir, err = filepath.Abs(o.runDir); err != nil {
 		return nil, err
 	}
-	cp, err := javaClasspath(ctx, o.classpathSh)
+	cp, err := cluster.JavaClasspath(ctx, o.classpathSh)
 	if err != nil {
 		return nil, err
 	}
@@ -75,22 +74,6 @@ func newRunner(ctx context.Context, o *options) (*runner, error) {
 }
 
 func (r *runner) close() { r.java.Close() }
-
-// javaClasspath runs classpath.sh (building conformance/java when needed)
-// or reads a file holding the classpath.
-func javaClasspath(ctx context.Context, path string) (string, error) {
-	if strings.HasSuffix(path, ".sh") {
-		cmd := exec.CommandContext(ctx, path)
-		cmd.Stderr = os.Stderr
-		out, err := cmd.Output()
-		if err != nil {
-			return "", fmt.Errorf("%s: %w (needs java and mvn; see conformance/README.md)", path, err)
-		}
-		return strings.TrimSpace(string(out)), nil
-	}
-	b, err := os.ReadFile(path)
-	return strings.TrimSpace(string(b)), err
-}
 
 // shapeFor resolves the cluster a scenario needs for impl. The java column
 // is the reference: every node is Java. In the sputnik column the name

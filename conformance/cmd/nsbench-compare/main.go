@@ -44,7 +44,6 @@ import (
 	"fmt"
 	"github.com/sputnikmq/sputnik/tools/procfs"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"runtime"
@@ -235,30 +234,11 @@ func newLauncher(bin, classpath, heap, runDir string, impls []cluster.Impl) (*cl
 	l := &cluster.Launcher{RunDir: runDir, SputnikBin: bin, Ports: cluster.DefaultPorts(),
 		Java: cluster.JavaRuntime{NamesrvHeap: heap}}
 	if needJava {
-		if l.Java.Classpath, err = javaClasspath(classpath); err != nil {
+		if l.Java.Classpath, err = cluster.JavaClasspath(context.Background(), classpath); err != nil {
 			return nil, err
 		}
 	}
 	return l, nil
-}
-
-// javaClasspath runs classpath.sh (building conformance/java when needed)
-// or reads a file holding the classpath.
-func javaClasspath(path string) (string, error) {
-	if strings.HasSuffix(path, ".sh") {
-		cmd := exec.Command(path)
-		cmd.Stderr = os.Stderr
-		out, err := cmd.Output()
-		if err != nil {
-			return "", fmt.Errorf("%s: %w", path, err)
-		}
-		return strings.TrimSpace(string(out)), nil
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", err
-	}
-	return strings.TrimSpace(string(b)), nil
 }
 
 // runAll runs the lookup benchmark, then the big registrations, for every
