@@ -20,9 +20,11 @@ const clockTick = 10 * time.Millisecond
 type MemStatus struct {
 	RSS     int64 // VmRSS
 	HWM     int64 // VmHWM: the kernel's own peak of VmRSS
+	Anon    int64 // RssAnon: the resident part that no file backs
 	Threads int
 }
 
+// ReadStatus reads a process's /proc/<pid>/status.
 func ReadStatus(pid int) (MemStatus, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
@@ -47,6 +49,8 @@ func ReadStatus(pid int) (MemStatus, error) {
 			s.RSS = n << 10 // kB
 		case "VmHWM":
 			s.HWM = n << 10
+		case "RssAnon":
+			s.Anon = n << 10
 		case "Threads":
 			s.Threads = int(n)
 		}

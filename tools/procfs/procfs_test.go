@@ -1,6 +1,7 @@
 package procfs
 
 import (
+	"os"
 	"os/exec"
 	"testing"
 	"time"
@@ -44,4 +45,15 @@ func TestProcessStart(t *testing.T) {
 	assert.WithinRange(t, started, before.Add(-3*clockTick), after.Add(3*clockTick))
 	_, err = ProcessStart(-1)
 	assert.Error(t, err)
+}
+
+// This process's own status: resident memory, part of it anonymous (the
+// Go heap), and at least one thread.
+func TestReadStatus(t *testing.T) {
+	s, err := ReadStatus(os.Getpid())
+	require.NoError(t, err)
+	assert.Positive(t, s.Anon)
+	assert.LessOrEqual(t, s.Anon, s.RSS)
+	assert.LessOrEqual(t, s.RSS, s.HWM)
+	assert.Positive(t, s.Threads)
 }

@@ -1,0 +1,195 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/sputnikmq/sputnik/conformance/rawclient"
+	"github.com/sputnikmq/sputnik/remoting/protocol"
+	"github.com/sputnikmq/sputnik/tools/procfs"
+)
+
+// groupsPerSlot is how many consumer groups a slot's cycles take turns
+// with: a group comes back every groupsPerSlot cycles and resumes from
+// the offsets its earlier members committed.
+const groupsPerSlot = 10
+
+func topicOf(slot int) string           { return fmt.Sprintf("SoakT%d", slot) }
+func groupOf(slot, cycle int) string    { return fmt.Sprintf("SoakCG%d_%d", slot, cycle%groupsPerSlot) }
+func producerGroupOf(cycle int) string  { return fmt.Sprintf("SoakPG%d", cycle%7) }
+func instanceOf(slot, cycle int) string { return fmt.Sprintf("soak%d-%d", slot, cycle) }
+
+// counts are the cycles run so far.
+type counts struct{ ok, failed atomic.Int64 }
+
+// drive runs the cycles for o.duration, sampling the servers, then checks
+// that no group kept a member.
+func drive(ctx context.Context, o options) int {
+	runCtx, cancel := context.WithTimeout(ctx, o.duration)
+	defer cancel()
+	var n counts
+	var wg sync.WaitGroup
+	for slot := range o.slots {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			runSlot(runCtx, o, slot, &n)
+		}()
+	}
+	s := newSampler(o.pids)
+	s.print(&n)
+	t := time.NewTicker(o.every)
+	defer t.Stop()
+	for done := false; !done; {
+		select {
+		case <-runCtx.Done():
+			done = true
+		case <-t.C:
+			s.print(&n)
+		}
+	}
+	wg.Wait()
+	s.print(&n)
+	status := 0
+	if n.failed.Load() > 0 || n.ok.Load() == 0 {
+		status = 1
+	}
+	if ctx.Err() != nil {
+		return 2
+	}
+	left, err := membersLeft(ctx, o)
+	switch {
+	case err != nil:
+		fmt.Fprintln(os.Stderr, "soak: final check:", err)
+		status = 1
+	case len(left) > 0:
+		fmt.Printf("groups that kept members after every client had gone: %s\n", strings.Join(left, "; "))
+		status = 1
+	case o.broker != "":
+		fmt.Println("no group kept a member after every client had gone")
+	}
+	fmt.Printf("cycles: %d received all their messages, %d failed\n", n.ok.Load(), n.failed.Load())
+	s.summary()
+	return status
+}
+
+// runSlot runs one slot's cycles one after the other until ctx ends.
+func runSlot(ctx context.Context, o options, slot int, n *counts) {
+	self, err := os.Executable()
+	if err != nil {
+		self = os.Args[0]
+	}
+	for cycle := 0; ctx.Err() == nil; cycle++ {
+		// Not tied to ctx: a cycle started is let finish.
+		cmd := exec.Command(self, "-n", o.namesrv, "-msgs", fmt.Sprint(o.msgs),
+			"-cycle-timeout", o.cycleTimeout.String(), "-worker", fmt.Sprintf("%d,%d", slot, cycle))
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			n.failed.Add(1)
+			fmt.Fprintf(os.Stderr, "%s cycle %d,%d: %v: %s\n", time.Now().Format("15:04:05"), slot, cycle, err, strings.TrimSpace(string(out)))
+			continue
+		}
+		n.ok.Add(1)
+	}
+}
+
+// membersLeft asks the broker for the members of every group the cycles
+// used, waiting up to 30 s for the close events of the last clients, and
+// returns the groups that still list any.
+func membersLeft(ctx context.Context, o options) ([]string, error) {
+	if o.broker == "" {
+		return nil, nil
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var left []string
+		for slot := range o.slots {
+			for g := range groupsPerSlot {
+				group := groupOf(slot, g)
+				ids, err := consumerIDs(ctx, o.broker, group)
+				if err != nil {
+					return nil, err
+				}
+				if len(ids) > 0 {
+					left = append(left, group+": "+strings.Join(ids, ","))
+				}
+			}
+		}
+		if len(left) == 0 || time.Now().After(deadline) {
+			return left, nil
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// consumerIDs is GET_CONSUMER_LIST_BY_GROUP; a group without members
+// answers SYSTEM_ERROR ("no consumer for this group") on both brokers.
+func consumerIDs(ctx context.Context, broker, group string) ([]string, error) {
+	req := rawclient.Request(int32(protocol.ReqGetConsumerListByGroup), "consumerGroup", group)
+	resp, err := rawclient.Call(ctx, broker, req, 10*time.Second)
+	if err != nil {
+		return nil, fmt.Errorf("consumers of %s: %w", group, err)
+	}
+	if resp.Code != int32(protocol.RespSuccess) {
+		return nil, nil
+	}
+	var list struct {
+		ConsumerIDList []string `json:"consumerIdList"`
+	}
+	if err := rawclient.UnmarshalFastJSON(resp.Body, &list); err != nil {
+		return nil, fmt.Errorf("consumers of %s: %w", group, err)
+	}
+	return list.ConsumerIDList, nil
+}
+
+// sampler prints the servers' memory, threads and open files.
+type sampler struct {
+	pids  []int
+	first map[int]procfs.MemStatus
+	last  map[int]procfs.MemStatus
+}
+
+func newSampler(pids []int) *sampler {
+	return &sampler{pids: pids, first: map[int]procfs.MemStatus{}, last: map[int]procfs.MemStatus{}}
+}
+
+func (s *sampler) print(n *counts) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s cycles %d ok %d failed", time.Now().Format("15:04:05"), n.ok.Load(), n.failed.Load())
+	for _, pid := range s.pids {
+		st, err := procfs.ReadStatus(pid)
+		if err != nil {
+			fmt.Fprintf(&b, " | pid %d: %v", pid, err)
+			continue
+		}
+		if _, ok := s.first[pid]; !ok {
+			s.first[pid] = st
+		}
+		s.last[pid] = st
+		fds, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+		fmt.Fprintf(&b, " | pid %d: rss %.1f MiB, anon %.1f MiB, %d threads, %d fds",
+			pid, mib(st.RSS), mib(st.Anon), st.Threads, len(fds))
+	}
+	fmt.Println(b.String())
+}
+
+// summary prints each process's anonymous memory at the first and the last
+// sample: what a long run added that no file backs.
+func (s *sampler) summary() {
+	for _, pid := range s.pids {
+		f, ok1 := s.first[pid]
+		l, ok2 := s.last[pid]
+		if ok1 && ok2 {
+			fmt.Printf("pid %d: anon %.1f -> %.1f MiB, threads %d -> %d, peak rss %.1f MiB\n",
+				pid, mib(f.Anon), mib(l.Anon), f.Threads, l.Threads, mib(l.HWM))
+		}
+	}
+}
+
+func mib(b int64) float64 { return float64(b) / (1 << 20) }

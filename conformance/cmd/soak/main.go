@@ -1,0 +1,168 @@
+// Command soak runs official client-go (v2.1.2) producers and push
+// consumers against one broker for a long time and watches what the
+// servers keep: it finds leaks and the races that only show after
+// thousands of clients have come and gone.
+//
+// Each cycle is a client process of its own. It sends -msgs messages to
+// its slot's topic, consumes them with a push consumer of one of ten
+// groups per slot (each group has at most one member at a time, so the
+// consumer must receive every message it sent) and then either shuts
+// down cleanly (even cycles) or exits without a word (odd cycles, as a
+// killed client leaves its connections). -slots cycles run at once.
+//
+// Every -every the name server's and the broker's resident memory, its
+// anonymous part, threads and open files are printed. At the end, once
+// every client has gone, no consumer group may still list a member: a
+// member left behind is one the broker's close event missed, and its
+// group's rebalance would hand it queues nobody consumes.
+//
+// With -n the servers are already running (give -broker for the final
+// check and -pid for the samples); otherwise soak starts a name server and
+// a broker of -impl (sputnik from -bin, or Java 4.9.8 from the
+// conformance/java classpath) under -rundir.
+//
+// Exit status: 0 when every cycle received its messages and no member was
+// left behind, 1 otherwise, 2 on setup errors.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/sputnikmq/sputnik/conformance/cluster"
+	"github.com/sputnikmq/sputnik/tools/brokerbench"
+)
+
+type options struct {
+	namesrv, broker string
+	pids            []int
+	impl            cluster.Impl
+	bin, classpath  string
+	runDir          string
+	duration, every time.Duration
+	cycleTimeout    time.Duration
+	slots, msgs     int
+	worker          string
+}
+
+func main() { os.Exit(run()) }
+
+func run() int {
+	o, err := parseFlags()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "soak:", err)
+		return 2
+	}
+	brokerbench.QuietClientGo()
+	if o.worker != "" {
+		return runWorker(o)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	defer cluster.KillAll()
+	if o.namesrv == "" {
+		if err := startServers(ctx, &o); err != nil {
+			fmt.Fprintln(os.Stderr, "soak:", err)
+			return 2
+		}
+	}
+	return drive(ctx, o)
+}
+
+func parseFlags() (options, error) {
+	var o options
+	var pids, impl string
+	flag.StringVar(&o.namesrv, "n", "", "name server of running servers (empty: start them)")
+	flag.StringVar(&o.broker, "broker", "", "the broker's address, with -n, for the final check")
+	flag.StringVar(&pids, "pid", "", "processes to sample, with -n (comma-separated)")
+	flag.StringVar(&impl, "impl", "sputnik", "servers to start without -n: sputnik or java")
+	flag.StringVar(&o.bin, "bin", "", "directory with Sputnik's mqnamesrv and mqbroker (default <repo>/bin)")
+	flag.StringVar(&o.classpath, "java-classpath", "", "conformance/java/classpath.sh or a file holding a classpath (-impl java)")
+	flag.StringVar(&o.runDir, "rundir", "", "directory for the servers' files (default a new temp dir)")
+	flag.DurationVar(&o.duration, "d", 10*time.Minute, "how long to start new cycles")
+	flag.DurationVar(&o.every, "every", 30*time.Second, "sample interval")
+	flag.DurationVar(&o.cycleTimeout, "cycle-timeout", time.Minute, "how long a cycle's consumer may take")
+	flag.IntVar(&o.slots, "slots", 2, "client processes at once")
+	flag.IntVar(&o.msgs, "msgs", 100, "messages each cycle sends and consumes")
+	flag.StringVar(&o.worker, "worker", "", "internal: run one cycle, slot,cycle")
+	flag.Parse()
+	var err error
+	if o.impl, err = cluster.ParseImpl(impl); err != nil {
+		return o, err
+	}
+	for _, p := range strings.Split(pids, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		n, err := strconv.Atoi(p)
+		if err != nil {
+			return o, fmt.Errorf("-pid %q: %w", p, err)
+		}
+		o.pids = append(o.pids, n)
+	}
+	return o, nil
+}
+
+// startServers starts a name server and a broker of o.impl and points o
+// at them.
+func startServers(ctx context.Context, o *options) error {
+	l, err := newLauncher(ctx, *o)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "soak: %s servers under %s\n", o.impl, l.RunDir)
+	ns, err := l.StartNamesrv(ctx, o.impl, cluster.NamesrvOptions{})
+	if err != nil {
+		return fmt.Errorf("name server: %w", err)
+	}
+	b, err := l.StartBroker(ctx, o.impl, cluster.BrokerOptions{Name: "broker-soak", Cluster: "SoakCluster", Namesrv: ns.Addr()})
+	if err != nil {
+		return fmt.Errorf("broker: %w", err)
+	}
+	o.namesrv, o.broker, o.pids = ns.Addr(), b.Addr(), []int{ns.Pid(), b.Pid()}
+	return nil
+}
+
+func newLauncher(ctx context.Context, o options) (*cluster.Launcher, error) {
+	root, rootErr := cluster.RepoRoot()
+	bin, classpath, runDir := o.bin, o.classpath, o.runDir
+	if (bin == "" || (o.impl == cluster.Java && classpath == "")) && rootErr != nil {
+		return nil, rootErr
+	}
+	if bin == "" {
+		bin = filepath.Join(root, "bin")
+	}
+	var err error
+	if runDir == "" {
+		runDir, err = os.MkdirTemp("", "sputnik-soak-")
+	} else {
+		err = os.MkdirAll(runDir, 0o755)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if bin, err = filepath.Abs(bin); err != nil {
+		return nil, err
+	}
+	if runDir, err = filepath.Abs(runDir); err != nil {
+		return nil, err
+	}
+	l := &cluster.Launcher{RunDir: runDir, SputnikBin: bin, Ports: cluster.DefaultPorts()}
+	if o.impl == cluster.Java {
+		if classpath == "" {
+			classpath = filepath.Join(root, "conformance", "java", "classpath.sh")
+		}
+		if l.Java.Classpath, err = cluster.JavaClasspath(ctx, classpath); err != nil {
+			return nil, err
+		}
+	}
+	return l, nil
+}

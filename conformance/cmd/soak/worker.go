@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/apache/rocketmq-client-go/v2"
+	"github.com/apache/rocketmq-client-go/v2/consumer"
+	"github.com/apache/rocketmq-client-go/v2/primitive"
+	"github.com/apache/rocketmq-client-go/v2/producer"
+)
+
+// runWorker is one cycle, in a process of its own: send o.msgs messages,
+// receive every one of them with the cycle's group, then shut down (even
+// cycles) or just exit (odd ones).
+func runWorker(o options) int {
+	var slot, cycle int
+	if _, err := fmt.Sscanf(o.worker, "%d,%d", &slot, &cycle); err != nil {
+		fmt.Println("-worker:", err)
+		return 2
+	}
+	p, sent, err := produce(o, slot, cycle)
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	c, err := consume(o, slot, cycle, sent)
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	if cycle%2 == 0 {
+		_ = c.Shutdown()
+		_ = p.Shutdown()
+	}
+	return 0
+}
+
+// produce sends the cycle's messages; sent holds their bodies.
+func produce(o options, slot, cycle int) (rocketmq.Producer, map[string]bool, error) {
+	p, err := rocketmq.NewProducer(producer.WithNameServer(primitive.NamesrvAddr{o.namesrv}),
+		producer.WithGroupName(producerGroupOf(cycle)), producer.WithInstanceName(instanceOf(slot, cycle)))
+	if err != nil {
+		return nil, nil, fmt.Errorf("producer: %w", err)
+	}
+	if err := p.Start(); err != nil {
+		return nil, nil, fmt.Errorf("producer start: %w", err)
+	}
+	sent := map[string]bool{}
+	for i := range o.msgs {
+		body := fmt.Sprintf("%s-%d", instanceOf(slot, cycle), i)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		r, err := p.SendSync(ctx, primitive.NewMessage(topicOf(slot), []byte(body)))
+		cancel()
+		if err != nil {
+			return nil, nil, fmt.Errorf("send %d: %w", i, err)
+		}
+		if r.Status != primitive.SendOK {
+			return nil, nil, fmt.Errorf("send %d: %v", i, r)
+		}
+		sent[body] = true
+	}
+	return p, sent, nil
+}
+
+// consume starts the cycle's push consumer and waits until it received
+// every body in want.
+func consume(o options, slot, cycle int, want map[string]bool) (rocketmq.PushConsumer, error) {
+	c, err := rocketmq.NewPushConsumer(consumer.WithNameServer(primitive.NamesrvAddr{o.namesrv}),
+		consumer.WithGroupName(groupOf(slot, cycle)), consumer.WithConsumeFromWhere(consumer.ConsumeFromFirstOffset),
+		consumer.WithInstance(instanceOf(slot, cycle)))
+	if err != nil {
+		return nil, fmt.Errorf("consumer: %w", err)
+	}
+	var mu sync.Mutex
+	done := make(chan struct{})
+	err = c.Subscribe(topicOf(slot), consumer.MessageSelector{}, func(_ context.Context, msgs ...*primitive.MessageExt) (consumer.ConsumeResult, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, m := range msgs {
+			if want[string(m.Body)] {
+				delete(want, string(m.Body))
+				if len(want) == 0 {
+					close(done)
+				}
+			}
+		}
+		return consumer.ConsumeSuccess, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("subscribe: %w", err)
+	}
+	if err := c.Start(); err != nil {
+		return nil, fmt.Errorf("consumer start: %w", err)
+	}
+	select {
+	case <-done:
+		return c, nil
+	case <-time.After(o.cycleTimeout):
+		mu.Lock()
+		defer mu.Unlock()
+		return nil, fmt.Errorf("group %s received %d of %d messages in %v", groupOf(slot, cycle), o.msgs-len(want), o.msgs, o.cycleTimeout)
+	}
+}
