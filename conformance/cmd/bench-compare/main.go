@@ -202,34 +202,11 @@ func setup() (*compare, string, error) {
 }
 
 func newLauncher(bin, classpath, runDir string) (*cluster.Launcher, error) {
-	root, err := cluster.RepoRoot()
-	if err != nil && (bin == "" || classpath == "") {
-		return nil, err
-	}
-	if bin == "" {
-		bin = filepath.Join(root, "bin")
-	}
-	if classpath == "" {
-		classpath = filepath.Join(root, "conformance", "java", "classpath.sh")
-	}
-	if runDir == "" {
-		runDir, err = os.MkdirTemp("", "sputnik-bench-")
-	} else {
-		err = os.MkdirAll(runDir, 0o755)
-	}
+	l, err := cluster.NewLocalLauncher(context.Background(), cluster.LocalOptions{Bin: bin, Classpath: classpath,
+		NeedJava: true, RunDir: runDir, TempPrefix: "sputnik-bench-"})
 	if err != nil {
 		return nil, err
 	}
-	if bin, err = filepath.Abs(bin); err != nil {
-		return nil, err
-	}
-	if runDir, err = filepath.Abs(runDir); err != nil {
-		return nil, err
-	}
-	cp, err := cluster.JavaClasspath(context.Background(), classpath)
-	if err != nil {
-		return nil, err
-	}
-	return &cluster.Launcher{RunDir: runDir, SputnikBin: bin, Ports: cluster.DefaultPorts(),
-		Java: cluster.JavaRuntime{Classpath: cp, NamesrvHeap: "256m"}}, nil
+	l.Java.NamesrvHeap = "256m"
+	return l, nil
 }

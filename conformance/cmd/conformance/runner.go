@@ -24,30 +24,14 @@ type runner struct {
 }
 
 func newRunner(ctx context.Context, o *options) (*runner, error) {
-	root, err := cluster.RepoRoot()
+	l, err := cluster.NewLocalLauncher(ctx, cluster.LocalOptions{Bin: o.bin, Classpath: o.classpathSh, NeedJava: true,
+		RunDir: o.runDir, TempPrefix: "sputnik-conformance-" + time.Now().Format("20060102-150405") + "-"})
 	if err != nil {
 		return nil, err
 	}
-	if o.bin == "" {
-		o.bin = filepath.Join(root, "bin")
-	}
-	if o.classpathSh == "" {
-		o.classpathSh = filepath.Join(root, "conformance", "java", "classpath.sh")
-	}
-	if o.runDir == "" {
-		if o.runDir, err = os.MkdirTemp("", "sputnik-conformance-"+time.Now().Format("20060102-150405")+"-"); err != nil {
-			return nil, err
-		}
-	} else if err := os.MkdirAll(o.runDir, 0o755); err != nil {
-		return nil, err
-	}
-	if o.runDir, err = filepath.Abs(o.runDir); err != nil {
-		return nil, err
-	}
-	cp, err := cluster.JavaClasspath(ctx, o.classpathSh)
-	if err != nil {
-		return nil, err
-	}
+	l.Java.NamesrvHeap, l.Java.BrokerHeap, l.BrokerConf = o.namesrvHeap, o.brokerHeap, o.brokerConf
+	o.bin, o.runDir = l.SputnikBin, l.RunDir
+	cp := l.Java.Classpath
 	driverDir := filepath.Join(o.runDir, "java-client")
 	home := filepath.Join(driverDir, "home")
 	if err := cluster.WriteRocketMQHome(home, filepath.Join(driverDir, "logs"), "WARN"); err != nil {
@@ -55,14 +39,8 @@ func newRunner(ctx context.Context, o *options) (*runner, error) {
 	}
 	scenario.SetupGoClientLogging(filepath.Join(o.runDir, "client-go.log"))
 	r := &runner{
-		opts: o,
-		launcher: &cluster.Launcher{
-			RunDir:     o.runDir,
-			SputnikBin: o.bin,
-			Java:       cluster.JavaRuntime{Classpath: cp, NamesrvHeap: o.namesrvHeap, BrokerHeap: o.brokerHeap},
-			Ports:      cluster.DefaultPorts(),
-			BrokerConf: o.brokerConf,
-		},
+		opts:     o,
+		launcher: l,
 		java: javaclient.New(javaclient.Config{
 			Classpath: cp, Home: home, Dir: driverDir, LogFile: filepath.Join(driverDir, "logs", "driver.log"),
 		}),

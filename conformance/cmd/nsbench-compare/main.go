@@ -45,7 +45,6 @@ import (
 	"github.com/sputnikmq/sputnik/tools/procfs"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -201,43 +200,12 @@ func (c *compare) cpus(genProcs int, pinCPUs bool) error {
 }
 
 func newLauncher(bin, classpath, heap, runDir string, impls []cluster.Impl) (*cluster.Launcher, error) {
-	needJava := slices.Contains(impls, cluster.Java)
-	var root string
-	if bin == "" || needJava && classpath == "" {
-		var err error
-		if root, err = cluster.RepoRoot(); err != nil {
-			return nil, err
-		}
-	}
-	if bin == "" {
-		bin = filepath.Join(root, "bin")
-	}
-	if classpath == "" {
-		classpath = filepath.Join(root, "conformance", "java", "classpath.sh")
-	}
-	var err error
-	if runDir == "" {
-		runDir, err = os.MkdirTemp("", "sputnik-nsbench-")
-	} else {
-		err = os.MkdirAll(runDir, 0o755)
-	}
+	l, err := cluster.NewLocalLauncher(context.Background(), cluster.LocalOptions{Bin: bin, Classpath: classpath,
+		NeedJava: slices.Contains(impls, cluster.Java), RunDir: runDir, TempPrefix: "sputnik-nsbench-"})
 	if err != nil {
 		return nil, err
 	}
-	// The launcher runs servers from their node directories.
-	if bin, err = filepath.Abs(bin); err != nil {
-		return nil, err
-	}
-	if runDir, err = filepath.Abs(runDir); err != nil {
-		return nil, err
-	}
-	l := &cluster.Launcher{RunDir: runDir, SputnikBin: bin, Ports: cluster.DefaultPorts(),
-		Java: cluster.JavaRuntime{NamesrvHeap: heap}}
-	if needJava {
-		if l.Java.Classpath, err = cluster.JavaClasspath(context.Background(), classpath); err != nil {
-			return nil, err
-		}
-	}
+	l.Java.NamesrvHeap = heap
 	return l, nil
 }
 

@@ -42,6 +42,8 @@ func drive(ctx context.Context, o options) int {
 			runSlot(runCtx, o, slot, &n)
 		}()
 	}
+	restarts := make(chan error, 1)
+	go func() { restarts <- restartBroker(runCtx, o) }()
 	s := newSampler(o.pids)
 	s.print(&n)
 	t := time.NewTicker(o.every)
@@ -58,6 +60,10 @@ func drive(ctx context.Context, o options) int {
 	s.print(&n)
 	status := 0
 	if n.failed.Load() > 0 || n.ok.Load() == 0 {
+		status = 1
+	}
+	if err := <-restarts; err != nil {
+		fmt.Fprintln(os.Stderr, "soak: restart:", err)
 		status = 1
 	}
 	if ctx.Err() != nil {
@@ -148,21 +154,63 @@ func consumerIDs(ctx context.Context, broker, group string) ([]string, error) {
 	return list.ConsumerIDList, nil
 }
 
+// restartBroker restarts the broker every o.restartEvery until ctx ends,
+// by SIGKILL, SIGKILL, SIGTERM, SIGTERM, and so on, each switching the
+// implementation with o.switchImpl (so that each implementation is both
+// killed and stopped, and starts on the store the other left either
+// way). The broker runs when it returns, unless a start failed (the
+// error).
+func restartBroker(ctx context.Context, o options) error {
+	if o.restartEvery <= 0 || o.brokerNode == nil {
+		return nil
+	}
+	b := o.brokerNode
+	t := time.NewTicker(o.restartEvery)
+	defer t.Stop()
+	for i := 1; ; i++ {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+		how, stop := "SIGTERM", func() error { return b.Stop(time.Minute) }
+		if i%4 == 1 || i%4 == 2 {
+			how, stop = "SIGKILL", b.Kill
+		}
+		from := b.Impl
+		if err := stop(); err != nil {
+			return fmt.Errorf("restart %d (%s of %s): %w", i, how, from, err)
+		}
+		if o.switchImpl {
+			if err := b.SwitchImpl(); err != nil {
+				return err
+			}
+		}
+		start := time.Now()
+		// Not ctx: a broker stopped is started again even as the run ends.
+		if err := b.Start(context.Background()); err != nil {
+			return fmt.Errorf("restart %d (%s of %s, start as %s): %w", i, how, from, b.Impl, err)
+		}
+		fmt.Printf("%s restart %d: %s of the %s broker, started as %s in %v\n",
+			time.Now().Format("15:04:05"), i, how, from, b.Impl, time.Since(start).Round(time.Millisecond))
+	}
+}
+
 // sampler prints the servers' memory, threads and open files.
 type sampler struct {
-	pids  []int
+	pids  func() []int
 	first map[int]procfs.MemStatus
 	last  map[int]procfs.MemStatus
 }
 
-func newSampler(pids []int) *sampler {
+func newSampler(pids func() []int) *sampler {
 	return &sampler{pids: pids, first: map[int]procfs.MemStatus{}, last: map[int]procfs.MemStatus{}}
 }
 
 func (s *sampler) print(n *counts) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s cycles %d ok %d failed", time.Now().Format("15:04:05"), n.ok.Load(), n.failed.Load())
-	for _, pid := range s.pids {
+	for _, pid := range s.pids() {
 		st, err := procfs.ReadStatus(pid)
 		if err != nil {
 			fmt.Fprintf(&b, " | pid %d: %v", pid, err)
@@ -180,9 +228,10 @@ func (s *sampler) print(n *counts) {
 }
 
 // summary prints each process's anonymous memory at the first and the last
-// sample: what a long run added that no file backs.
+// sample: what a long run added that no file backs (a broker restarted
+// is a new process).
 func (s *sampler) summary() {
-	for _, pid := range s.pids {
+	for _, pid := range s.pids() {
 		f, ok1 := s.first[pid]
 		l, ok2 := s.last[pid]
 		if ok1 && ok2 {

@@ -19,7 +19,12 @@
 // With -n the servers are already running (give -broker for the final
 // check and -pid for the samples); otherwise soak starts a name server and
 // a broker of -impl (sputnik from -bin, or Java 4.9.8 from the
-// conformance/java classpath) under -rundir.
+// conformance/java classpath) under -rundir. Then -restart-every restarts
+// the broker under the load, twice by SIGKILL, twice by SIGTERM, and so on, and
+// -switch makes every restart an in-place migration to the other
+// implementation on the same store. Clients retry their sends while the
+// broker is away; every message a send was acknowledged for must still
+// reach its consumer.
 //
 // Exit status: 0 when every cycle received its messages and no member was
 // left behind, 1 otherwise, 2 on setup errors.
@@ -31,7 +36,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -43,7 +47,7 @@ import (
 
 type options struct {
 	namesrv, broker string
-	pids            []int
+	pids            func() []int
 	impl            cluster.Impl
 	bin, classpath  string
 	runDir          string
@@ -51,6 +55,11 @@ type options struct {
 	cycleTimeout    time.Duration
 	slots, msgs     int
 	worker          string
+	// restartEvery and switchImpl: see the package doc; brokerNode is the
+	// broker soak started (nil with -n).
+	restartEvery time.Duration
+	switchImpl   bool
+	brokerNode   *cluster.Node
 }
 
 func main() { os.Exit(run()) }
@@ -93,11 +102,17 @@ func parseFlags() (options, error) {
 	flag.IntVar(&o.slots, "slots", 2, "client processes at once")
 	flag.IntVar(&o.msgs, "msgs", 100, "messages each cycle sends and consumes")
 	flag.StringVar(&o.worker, "worker", "", "internal: run one cycle, slot,cycle")
+	flag.DurationVar(&o.restartEvery, "restart-every", 0, "restart the broker this often, by SIGKILL twice, SIGTERM twice, ... (0: never; not with -n)")
+	flag.BoolVar(&o.switchImpl, "switch", false, "each restart switches the broker to the other implementation on the same store")
 	flag.Parse()
 	var err error
 	if o.impl, err = cluster.ParseImpl(impl); err != nil {
 		return o, err
 	}
+	if o.namesrv != "" && (o.restartEvery > 0 || o.switchImpl) {
+		return o, fmt.Errorf("-restart-every and -switch need servers soak starts (no -n)")
+	}
+	var list []int
 	for _, p := range strings.Split(pids, ",") {
 		if p = strings.TrimSpace(p); p == "" {
 			continue
@@ -106,8 +121,9 @@ func parseFlags() (options, error) {
 		if err != nil {
 			return o, fmt.Errorf("-pid %q: %w", p, err)
 		}
-		o.pids = append(o.pids, n)
+		list = append(list, n)
 	}
+	o.pids = func() []int { return list }
 	return o, nil
 }
 
@@ -127,42 +143,12 @@ func startServers(ctx context.Context, o *options) error {
 	if err != nil {
 		return fmt.Errorf("broker: %w", err)
 	}
-	o.namesrv, o.broker, o.pids = ns.Addr(), b.Addr(), []int{ns.Pid(), b.Pid()}
+	o.namesrv, o.broker, o.brokerNode = ns.Addr(), b.Addr(), b
+	o.pids = func() []int { return []int{ns.Pid(), b.Pid()} }
 	return nil
 }
 
 func newLauncher(ctx context.Context, o options) (*cluster.Launcher, error) {
-	root, rootErr := cluster.RepoRoot()
-	bin, classpath, runDir := o.bin, o.classpath, o.runDir
-	if (bin == "" || (o.impl == cluster.Java && classpath == "")) && rootErr != nil {
-		return nil, rootErr
-	}
-	if bin == "" {
-		bin = filepath.Join(root, "bin")
-	}
-	var err error
-	if runDir == "" {
-		runDir, err = os.MkdirTemp("", "sputnik-soak-")
-	} else {
-		err = os.MkdirAll(runDir, 0o755)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if bin, err = filepath.Abs(bin); err != nil {
-		return nil, err
-	}
-	if runDir, err = filepath.Abs(runDir); err != nil {
-		return nil, err
-	}
-	l := &cluster.Launcher{RunDir: runDir, SputnikBin: bin, Ports: cluster.DefaultPorts()}
-	if o.impl == cluster.Java {
-		if classpath == "" {
-			classpath = filepath.Join(root, "conformance", "java", "classpath.sh")
-		}
-		if l.Java.Classpath, err = cluster.JavaClasspath(ctx, classpath); err != nil {
-			return nil, err
-		}
-	}
-	return l, nil
+	return cluster.NewLocalLauncher(ctx, cluster.LocalOptions{Bin: o.bin, Classpath: o.classpath,
+		NeedJava: o.impl == cluster.Java || o.switchImpl, RunDir: o.runDir, TempPrefix: "sputnik-soak-"})
 }

@@ -51,18 +51,31 @@ func produce(o options, slot, cycle int) (rocketmq.Producer, map[string]bool, er
 	sent := map[string]bool{}
 	for i := range o.msgs {
 		body := fmt.Sprintf("%s-%d", instanceOf(slot, cycle), i)
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		r, err := p.SendSync(ctx, primitive.NewMessage(topicOf(slot), []byte(body)))
-		cancel()
-		if err != nil {
+		if err := sendRetrying(p, topicOf(slot), body, o.cycleTimeout); err != nil {
 			return nil, nil, fmt.Errorf("send %d: %w", i, err)
-		}
-		if r.Status != primitive.SendOK {
-			return nil, nil, fmt.Errorf("send %d: %v", i, r)
 		}
 		sent[body] = true
 	}
 	return p, sent, nil
+}
+
+// sendRetrying sends body until a send is acknowledged (SEND_OK) or
+// within passed: the broker may be restarting. A send that failed may
+// still have been stored, so the consumer may see a body twice.
+func sendRetrying(p rocketmq.Producer, topic, body string, within time.Duration) error {
+	deadline := time.Now().Add(within)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		r, err := p.SendSync(ctx, primitive.NewMessage(topic, []byte(body)))
+		cancel()
+		if err == nil && r.Status != primitive.SendOK {
+			err = fmt.Errorf("status %v", r)
+		}
+		if err == nil || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
 }
 
 // consume starts the cycle's push consumer and waits until it received
