@@ -81,15 +81,9 @@ func sendRetrying(p rocketmq.Producer, topic, body string, within time.Duration)
 // consume starts the cycle's push consumer and waits until it received
 // every body in want.
 func consume(o options, slot, cycle int, want map[string]bool) (rocketmq.PushConsumer, error) {
-	c, err := rocketmq.NewPushConsumer(consumer.WithNameServer(primitive.NamesrvAddr{o.namesrv}),
-		consumer.WithGroupName(groupOf(slot, cycle)), consumer.WithConsumeFromWhere(consumer.ConsumeFromFirstOffset),
-		consumer.WithInstance(instanceOf(slot, cycle)))
-	if err != nil {
-		return nil, fmt.Errorf("consumer: %w", err)
-	}
 	var mu sync.Mutex
 	done := make(chan struct{})
-	err = c.Subscribe(topicOf(slot), consumer.MessageSelector{}, func(_ context.Context, msgs ...*primitive.MessageExt) (consumer.ConsumeResult, error) {
+	receive := func(_ context.Context, msgs ...*primitive.MessageExt) (consumer.ConsumeResult, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		for _, m := range msgs {
@@ -101,19 +95,46 @@ func consume(o options, slot, cycle int, want map[string]bool) (rocketmq.PushCon
 			}
 		}
 		return consumer.ConsumeSuccess, nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("subscribe: %w", err)
 	}
-	if err := c.Start(); err != nil {
-		return nil, fmt.Errorf("consumer start: %w", err)
+	deadline := time.Now().Add(o.cycleTimeout)
+	c, err := startConsumer(o, slot, cycle, receive, deadline)
+	if err != nil {
+		return nil, err
 	}
 	select {
 	case <-done:
 		return c, nil
-	case <-time.After(o.cycleTimeout):
+	case <-time.After(time.Until(deadline)):
 		mu.Lock()
 		defer mu.Unlock()
 		return nil, fmt.Errorf("group %s received %d of %d messages in %v", groupOf(slot, cycle), o.msgs-len(want), o.msgs, o.cycleTimeout)
+	}
+}
+
+// startConsumer starts a push consumer of the cycle's group, trying again
+// until deadline: client-go's Start fails when the name server has no
+// route for the topic, as while a broker restarts (it unregisters when it
+// stops). Each try is a client of its own instance name.
+func startConsumer(o options, slot, cycle int, receive func(context.Context, ...*primitive.MessageExt) (consumer.ConsumeResult, error),
+	deadline time.Time) (rocketmq.PushConsumer, error) {
+	for try := 0; ; try++ {
+		c, err := rocketmq.NewPushConsumer(consumer.WithNameServer(primitive.NamesrvAddr{o.namesrv}),
+			consumer.WithGroupName(groupOf(slot, cycle)), consumer.WithConsumeFromWhere(consumer.ConsumeFromFirstOffset),
+			consumer.WithInstance(fmt.Sprintf("%s-%d", instanceOf(slot, cycle), try)))
+		if err != nil {
+			return nil, fmt.Errorf("consumer: %w", err)
+		}
+		if err := c.Subscribe(topicOf(slot), consumer.MessageSelector{}, receive); err != nil {
+			return nil, fmt.Errorf("subscribe: %w", err)
+		}
+		err = c.Start()
+		if err == nil {
+			return c, nil
+		}
+		_ = c.Shutdown()
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("consumer start: %w", err)
+		}
+		time.Sleep(500 * time.Millisecond)
 	}
 }
