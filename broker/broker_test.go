@@ -16,6 +16,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/sputnikmq/sputnik/broker/body"
 	"github.com/sputnikmq/sputnik/broker/brokerconfig"
 	"github.com/sputnikmq/sputnik/broker/topics"
 	"github.com/sputnikmq/sputnik/remoting"
@@ -93,6 +94,13 @@ func sendV2(topic string, queueID int32, body, tags string) *wire.Command {
 		QueueId: queueID, BornTimestamp: time.Now().UnixMilli(), Properties: string(props),
 	}).EncodeTo(req)
 	req.Body = []byte(body)
+	return req
+}
+
+// heartbeat is a HEART_BEAT request carrying hb.
+func heartbeat(hb body.HeartbeatData) *wire.Command {
+	req := wire.NewRequest(int32(protocol.ReqHeartBeat))
+	req.Body = hb.Encode()
 	return req
 }
 

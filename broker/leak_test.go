@@ -46,8 +46,7 @@ func TestVanishedClientsLeaveNothingBehind(t *testing.T) {
 				SubscriptionDataSet: []body.SubscriptionData{{Topic: body.Str(topic), SubString: body.Str("*")}},
 			}},
 		}
-		req := wire.NewRequest(int32(protocol.ReqHeartBeat))
-		req.Body = hb.Encode()
+		req := heartbeat(hb)
 		resp := invoke(t, c, addr, req)
 		require.Equal(t, int32(protocol.RespSuccess), resp.Code, resp.Remark)
 		resp = invoke(t, c, addr, sendV2(topic, int32(i%4), "m", "T"))

@@ -146,9 +146,7 @@ func TestPullSQL92FilterBitMap(t *testing.T) {
 	sd.Topic, sd.SubString, sd.ExpressionType = body.Str("BmTopic"), body.Str("n >= 2"), body.Str(body.ExpressionTypeSQL92)
 	hb := body.HeartbeatData{ClientID: body.Str("127.0.0.1@bm"), ConsumerDataSet: []body.ConsumerData{{GroupName: body.Str("CG"),
 		ConsumeType: body.ConsumeActively, MessageModel: body.Clustering, SubscriptionDataSet: []body.SubscriptionData{sd}}}}
-	req := wire.NewRequest(int32(protocol.ReqHeartBeat))
-	req.Body = hb.Encode()
-	resp := invoke(t, cl, addr, req)
+	resp := invoke(t, cl, addr, heartbeat(hb))
 	require.EqualValues(t, protocol.RespSuccess, resp.Code, resp.Remark)
 	f, ok := b.filters.Get("BmTopic", "CG")
 	require.True(t, ok, "the heartbeat registered the filter")

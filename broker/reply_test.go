@@ -47,9 +47,7 @@ func TestReplyPushedToRequester(t *testing.T) {
 		return wire.NewResponse(req, int32(protocol.RespSuccess), ""), nil
 	})
 	hb := body.HeartbeatData{ClientID: body.Str("127.0.0.1@requester"), ProducerDataSet: []body.ProducerData{{GroupName: body.Str("REQ_PG")}}}
-	req := wire.NewRequest(int32(protocol.ReqHeartBeat))
-	req.Body = hb.Encode()
-	resp := invoke(t, requester, addr, req)
+	resp := invoke(t, requester, addr, heartbeat(hb))
 	require.Equal(t, int32(protocol.RespSuccess), resp.Code, resp.Remark)
 
 	var p message.Properties

@@ -67,11 +67,8 @@ func (c *CommitLog) recoverFrom(segs []*segment.Segment, from int, checkCRC bool
 	}
 	scan.End = end
 	c.q.SetFlushedWhere(end)
-	if err := c.q.TruncateDirty(end); err != nil {
+	if err := c.q.TruncateAndClear(end); err != nil {
 		return scan, fmt.Errorf("commitlog: truncate after %d: %w", end, err)
-	}
-	if err := c.q.ClearAfter(end); err != nil {
-		return scan, fmt.Errorf("commitlog: recover: %w", err)
 	}
 	return scan, nil
 }

@@ -34,10 +34,7 @@ func (q *Queue) Recover() error {
 		break
 	}
 	q.files.SetFlushedWhere(end)
-	if err := q.files.TruncateDirty(end); err != nil {
-		return fmt.Errorf("consumequeue %s-%d: recover: %w", q.topic, q.queueID, err)
-	}
-	if err := q.files.ClearAfter(end); err != nil {
+	if err := q.files.TruncateAndClear(end); err != nil {
 		return fmt.Errorf("consumequeue %s-%d: recover: %w", q.topic, q.queueID, err)
 	}
 	if q.ext == nil {

@@ -434,9 +434,15 @@ func (q *Queue) TruncateDirty(off int64) error {
 	return errors.Join(errs...)
 }
 
-// ClearAfter zeroes the segment holding store offset off from there to
-// its end (Segment.ClearFrom), after recovery cut the queue back to off.
-func (q *Queue) ClearAfter(off int64) error {
+// TruncateAndClear is recovery's cut: TruncateDirty(off), then the
+// segment holding off is zeroed from there to its end (Segment.ClearFrom),
+// so that what was cut off cannot come back in a later recovery. (Not
+// TruncateDirty itself: a consume queue dropping its last file cuts one
+// byte before it, inside the previous file's last unit.)
+func (q *Queue) TruncateAndClear(off int64) error {
+	if err := q.TruncateDirty(off); err != nil {
+		return err
+	}
 	s := q.Find(off)
 	if s == nil {
 		return nil
