@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -25,8 +26,59 @@ func groupOf(slot, cycle int) string    { return fmt.Sprintf("SoakCG%d_%d", slot
 func producerGroupOf(cycle int) string  { return fmt.Sprintf("SoakPG%d", cycle%7) }
 func instanceOf(slot, cycle int) string { return fmt.Sprintf("soak%d-%d", slot, cycle) }
 
-// counts are the cycles run so far.
-type counts struct{ ok, failed atomic.Int64 }
+// counts are the cycles run so far, in all and by kind.
+type counts struct {
+	ok, failed atomic.Int64
+
+	mu     sync.Mutex
+	byKind map[string]*kindCounts
+}
+
+type kindCounts struct {
+	ok, failed int
+	took       time.Duration // the ok cycles' time in all
+}
+
+func (n *counts) add(kind string, ok bool, took time.Duration) {
+	if ok {
+		n.ok.Add(1)
+	} else {
+		n.failed.Add(1)
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.byKind == nil {
+		n.byKind = map[string]*kindCounts{}
+	}
+	k := n.byKind[kind]
+	if k == nil {
+		k = &kindCounts{}
+		n.byKind[kind] = k
+	}
+	if ok {
+		k.ok++
+		k.took += took
+	} else {
+		k.failed++
+	}
+}
+
+// printKinds prints each kind's cycles and their mean time.
+func (n *counts) printKinds(kinds []string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for _, kind := range kinds {
+		k := n.byKind[kind]
+		if k == nil {
+			continue
+		}
+		mean := time.Duration(0)
+		if k.ok > 0 {
+			mean = k.took / time.Duration(k.ok)
+		}
+		fmt.Printf("  %-8s %d ok (%v each on average), %d failed\n", kind, k.ok, mean.Round(10*time.Millisecond), k.failed)
+	}
+}
 
 // drive runs the cycles for o.duration, sampling the servers, then checks
 // that no group kept a member.
@@ -81,28 +133,42 @@ func drive(ctx context.Context, o options) int {
 		fmt.Println("no group kept a member after every client had gone")
 	}
 	fmt.Printf("cycles: %d received all their messages, %d failed\n", n.ok.Load(), n.failed.Load())
+	n.printKinds(o.kinds)
 	s.summary()
 	return status
 }
 
 // runSlot runs one slot's cycles one after the other until ctx ends.
 func runSlot(ctx context.Context, o options, slot int, n *counts) {
+	for cycle := 0; ctx.Err() == nil; cycle++ {
+		kind, start := kindOf(o.kinds, slot, cycle), time.Now()
+		// Not tied to ctx: a cycle started is let finish.
+		out, err := cycleCommand(o, kind, slot, cycle).CombinedOutput()
+		n.add(kind, err == nil, time.Since(start))
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "%s cycle %d,%d: %v: %s\n", time.Now().Format("15:04:05"), slot, cycle, err, strings.TrimSpace(string(out)))
+		}
+	}
+}
+
+// cycleCommand is a cycle's process: soak itself with -worker, or for the
+// j kinds conformance/java's SoakWorker.
+func cycleCommand(o options, kind string, slot, cycle int) *exec.Cmd {
+	if javaKind(kind) {
+		home := filepath.Join(os.TempDir(), "sputnik-soak-javaclients")
+		if o.runDir != "" {
+			home = filepath.Join(o.runDir, "javaclients")
+		}
+		return exec.Command("java", "-Xms32m", "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+			"-Duser.home="+home, "-cp", o.javaCP, "io.sputnikmq.conformance.SoakWorker",
+			o.namesrv, fmt.Sprint(slot), fmt.Sprint(cycle), kind, fmt.Sprint(o.msgs), fmt.Sprint(o.cycleTimeout.Milliseconds()))
+	}
 	self, err := os.Executable()
 	if err != nil {
 		self = os.Args[0]
 	}
-	for cycle := 0; ctx.Err() == nil; cycle++ {
-		// Not tied to ctx: a cycle started is let finish.
-		cmd := exec.Command(self, "-n", o.namesrv, "-msgs", fmt.Sprint(o.msgs),
-			"-cycle-timeout", o.cycleTimeout.String(), "-worker", fmt.Sprintf("%d,%d", slot, cycle))
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			n.failed.Add(1)
-			fmt.Fprintf(os.Stderr, "%s cycle %d,%d: %v: %s\n", time.Now().Format("15:04:05"), slot, cycle, err, strings.TrimSpace(string(out)))
-			continue
-		}
-		n.ok.Add(1)
-	}
+	return exec.Command(self, "-n", o.namesrv, "-msgs", fmt.Sprint(o.msgs), "-cycle-timeout", o.cycleTimeout.String(),
+		"-kinds", strings.Join(o.kinds, ","), "-worker", fmt.Sprintf("%d,%d", slot, cycle))
 }
 
 // membersLeft asks the broker for the members of every group the cycles

@@ -9,6 +9,9 @@
 // consumer must receive every message it sent) and then either shuts
 // down cleanly (even cycles) or exits without a word (odd cycles, as a
 // killed client leaves its connections). -slots cycles run at once.
+// Cycles take the -kinds in turn: plain sends, orderly ones by sharding
+// key, delayed, retried by the consumer and transactional, each with the
+// promise its consumer checks (kinds.go).
 //
 // Every -every the name server's and the broker's resident memory, its
 // anonymous part, threads and open files are printed. At the end, once
@@ -36,6 +39,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -50,10 +54,13 @@ type options struct {
 	pids            func() []int
 	impl            cluster.Impl
 	bin, classpath  string
+	// javaCP is the Java client's classpath, for the j kinds' cycles.
+	javaCP          string
 	runDir          string
 	duration, every time.Duration
 	cycleTimeout    time.Duration
 	slots, msgs     int
+	kinds           []string
 	worker          string
 	// restartEvery and switchImpl: see the package doc; brokerNode is the
 	// broker soak started (nil with -n).
@@ -82,31 +89,40 @@ func run() int {
 			fmt.Fprintln(os.Stderr, "soak:", err)
 			return 2
 		}
+	} else if anyJava(o.kinds) {
+		if err := javaClasspath(ctx, &o); err != nil {
+			fmt.Fprintln(os.Stderr, "soak:", err)
+			return 2
+		}
 	}
 	return drive(ctx, o)
 }
 
 func parseFlags() (options, error) {
 	var o options
-	var pids, impl string
+	var pids, impl, kinds string
 	flag.StringVar(&o.namesrv, "n", "", "name server of running servers (empty: start them)")
 	flag.StringVar(&o.broker, "broker", "", "the broker's address, with -n, for the final check")
 	flag.StringVar(&pids, "pid", "", "processes to sample, with -n (comma-separated)")
 	flag.StringVar(&impl, "impl", "sputnik", "servers to start without -n: sputnik or java")
 	flag.StringVar(&o.bin, "bin", "", "directory with Sputnik's mqnamesrv and mqbroker (default <repo>/bin)")
-	flag.StringVar(&o.classpath, "java-classpath", "", "conformance/java/classpath.sh or a file holding a classpath (-impl java)")
+	flag.StringVar(&o.classpath, "java-classpath", "", "conformance/java/classpath.sh or a file holding a classpath (-impl java, -switch, the j kinds)")
 	flag.StringVar(&o.runDir, "rundir", "", "directory for the servers' files (default a new temp dir)")
 	flag.DurationVar(&o.duration, "d", 10*time.Minute, "how long to start new cycles")
 	flag.DurationVar(&o.every, "every", 30*time.Second, "sample interval")
 	flag.DurationVar(&o.cycleTimeout, "cycle-timeout", time.Minute, "how long a cycle's consumer may take")
 	flag.IntVar(&o.slots, "slots", 2, "client processes at once")
 	flag.IntVar(&o.msgs, "msgs", 100, "messages each cycle sends and consumes")
+	flag.StringVar(&kinds, "kinds", strings.Join(allKinds, ","), "the cycles' kinds, taken in turn: "+strings.Join(allKinds, ","))
 	flag.StringVar(&o.worker, "worker", "", "internal: run one cycle, slot,cycle")
 	flag.DurationVar(&o.restartEvery, "restart-every", 0, "restart the broker this often, by SIGKILL twice, SIGTERM twice, ... (0: never; not with -n)")
 	flag.BoolVar(&o.switchImpl, "switch", false, "each restart switches the broker to the other implementation on the same store")
 	flag.Parse()
 	var err error
 	if o.impl, err = cluster.ParseImpl(impl); err != nil {
+		return o, err
+	}
+	if o.kinds, err = parseKinds(kinds); err != nil {
 		return o, err
 	}
 	if o.namesrv != "" && (o.restartEvery > 0 || o.switchImpl) {
@@ -139,16 +155,38 @@ func startServers(ctx context.Context, o *options) error {
 	if err != nil {
 		return fmt.Errorf("name server: %w", err)
 	}
-	b, err := l.StartBroker(ctx, o.impl, cluster.BrokerOptions{Name: "broker-soak", Cluster: "SoakCluster", Namesrv: ns.Addr()})
+	b, err := l.StartBroker(ctx, o.impl, cluster.BrokerOptions{Name: "broker-soak", Cluster: "SoakCluster", Namesrv: ns.Addr(),
+		Extra: brokerConf})
 	if err != nil {
 		return fmt.Errorf("broker: %w", err)
 	}
-	o.namesrv, o.broker, o.brokerNode = ns.Addr(), b.Addr(), b
+	o.namesrv, o.broker, o.brokerNode, o.javaCP = ns.Addr(), b.Addr(), b, l.Java.Classpath
 	o.pids = func() []int { return []int{ns.Pid(), b.Pid()} }
 	return nil
 }
 
+// javaClasspath resolves -java-classpath (default conformance/java's
+// classpath.sh) for the j kinds when soak starts no servers.
+func javaClasspath(ctx context.Context, o *options) error {
+	path := o.classpath
+	if path == "" {
+		root, err := cluster.RepoRoot()
+		if err != nil {
+			return err
+		}
+		path = filepath.Join(root, "conformance", "java", "classpath.sh")
+	}
+	cp, err := cluster.JavaClasspath(ctx, path)
+	o.javaCP = cp
+	return err
+}
+
+// brokerConf is what the broker soak starts has beyond the launcher's
+// defaults: the transaction check every 5 s rather than 60 s, so that the
+// tx cycles' unknown messages are resolved within a cycle.
+var brokerConf = map[string]string{"transactionCheckInterval": "5000"}
+
 func newLauncher(ctx context.Context, o options) (*cluster.Launcher, error) {
 	return cluster.NewLocalLauncher(ctx, cluster.LocalOptions{Bin: o.bin, Classpath: o.classpath,
-		NeedJava: o.impl == cluster.Java || o.switchImpl, RunDir: o.runDir, TempPrefix: "sputnik-soak-"})
+		NeedJava: o.impl == cluster.Java || o.switchImpl || anyJava(o.kinds), RunDir: o.runDir, TempPrefix: "sputnik-soak-"})
 }

@@ -1,0 +1,275 @@
+package io.sputnikmq.conformance;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
+import org.apache.rocketmq.client.consumer.listener.ConsumeOrderlyStatus;
+import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
+import org.apache.rocketmq.client.consumer.listener.MessageListenerOrderly;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendCallback;
+import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.client.producer.SendStatus;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageExt;
+
+/**
+ * One cycle of conformance/cmd/soak with the official 4.9.8 Java client, in a JVM of its own: the
+ * Java counterpart of the soak's client-go worker, with the same message bodies
+ * ("soak{slot}-{cycle}-{kind}-{i}"), topics and groups, so that the Java and the Go cycles share
+ * the broker's groups, offsets and retry topics.
+ *
+ * <p>Kinds: jplain (sync sends, SEND_MESSAGE_V2; a concurrent push consumer), jorderly (sends to
+ * the queue of each message's key, i % 8, through a MessageQueueSelector; an orderly push consumer,
+ * LOCK_BATCH_MQ; the first delivery of each message of a key must follow those of the key's earlier
+ * messages), jlitepull (async sends; a DefaultLitePullConsumer with auto-commit). Every consumer
+ * fails the cycle when it sees a rolled-back transactional message of the Go tx kind.
+ *
+ * <p>Usage: SoakWorker namesrv slot cycle kind msgs timeoutMs. Exit 0 when every message arrived,
+ * 1 otherwise (the reason on stdout). Even cycles shut their clients down; odd ones halt the JVM
+ * without a word, as a killed client would.
+ */
+public final class SoakWorker {
+    private static final int SHARDING_KEYS = 8;
+
+    private final String ns;
+    private final int slot;
+    private final int cycle;
+    private final String kind;
+    private final int msgs;
+    private final long deadline;
+
+    private final Object lock = new Object();
+    private final Set<String> want = new HashSet<>();
+    private final Set<String> firstSeen = new HashSet<>();
+    private final int[] lastFirst = new int[SHARDING_KEYS];
+    private final List<String> broken = new ArrayList<>();
+    private final CountDownLatch done = new CountDownLatch(1);
+
+    private SoakWorker(String[] a) {
+        ns = a[0];
+        slot = Integer.parseInt(a[1]);
+        cycle = Integer.parseInt(a[2]);
+        kind = a[3];
+        msgs = Integer.parseInt(a[4]);
+        deadline = System.currentTimeMillis() + Long.parseLong(a[5]);
+        java.util.Arrays.fill(lastFirst, -1);
+    }
+
+    public static void main(String[] args) {
+        if (args.length != 6) {
+            System.out.println("usage: SoakWorker namesrv slot cycle kind msgs timeoutMs");
+            Runtime.getRuntime().halt(2);
+        }
+        int status;
+        try {
+            status = new SoakWorker(args).run();
+        } catch (Throwable t) {
+            System.out.println(Driver.describe(t));
+            status = 1;
+        }
+        System.out.flush();
+        Runtime.getRuntime().halt(status);
+    }
+
+    private String instance() {
+        return "soak" + slot + "-" + cycle;
+    }
+
+    private String topic() {
+        return "SoakT" + slot;
+    }
+
+    private String group() {
+        return "SoakCG" + slot + "_" + (cycle % 10);
+    }
+
+    private int run() throws Exception {
+        DefaultMQProducer p = new DefaultMQProducer("SoakPG" + (cycle % 7));
+        p.setNamesrvAddr(ns);
+        p.setInstanceName(instance());
+        p.setSendMsgTimeout(10000);
+        p.start();
+        for (int i = 0; i < msgs; i++) {
+            String body = instance() + "-" + kind + "-" + i;
+            send(p, body, i);
+            want.add(body);
+        }
+        AutoCloseable c = startConsumer();
+        done.await(Math.max(0, deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
+        String err = result();
+        if (err != null) {
+            System.out.println(kind + ": group " + group() + ": " + err);
+            return 1;
+        }
+        if (cycle % 2 == 0) {
+            c.close();
+            p.shutdown();
+        }
+        return 0;
+    }
+
+    /** Sends until the broker acknowledges (SEND_OK) or the deadline passed. */
+    private void send(DefaultMQProducer p, String body, int i) throws Exception {
+        for (;;) {
+            Message m = new Message(topic(), "soak", body.getBytes(StandardCharsets.UTF_8));
+            try {
+                SendResult r = sendOnce(p, m, i);
+                if (r.getSendStatus() == SendStatus.SEND_OK) {
+                    return;
+                }
+                if (System.currentTimeMillis() > deadline) {
+                    throw new IllegalStateException("send " + i + ": " + r.getSendStatus());
+                }
+            } catch (Exception e) {
+                if (System.currentTimeMillis() > deadline) {
+                    throw new IllegalStateException("send " + i + ": " + Driver.describe(e), e);
+                }
+            }
+            Thread.sleep(500);
+        }
+    }
+
+    private SendResult sendOnce(DefaultMQProducer p, Message m, int i) throws Exception {
+        switch (kind) {
+            case "jorderly":
+                return p.send(m, (mqs, msg, key) -> mqs.get((Integer) key % mqs.size()), i % SHARDING_KEYS);
+            case "jlitepull": {
+                CountDownLatch sent = new CountDownLatch(1);
+                AtomicReference<Object> out = new AtomicReference<>();
+                p.send(m, new SendCallback() {
+                    @Override
+                    public void onSuccess(SendResult r) {
+                        out.set(r);
+                        sent.countDown();
+                    }
+
+                    @Override
+                    public void onException(Throwable e) {
+                        out.set(e);
+                        sent.countDown();
+                    }
+                });
+                if (!sent.await(15, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("async send: no callback in 15 s");
+                }
+                if (out.get() instanceof Throwable) {
+                    throw new IllegalStateException(Driver.describe((Throwable) out.get()));
+                }
+                return (SendResult) out.get();
+            }
+            default:
+                return p.send(m);
+        }
+    }
+
+    private AutoCloseable startConsumer() throws Exception {
+        if ("jlitepull".equals(kind)) {
+            return startLitePull();
+        }
+        DefaultMQPushConsumer c = new DefaultMQPushConsumer(group());
+        c.setNamesrvAddr(ns);
+        c.setInstanceName(instance());
+        c.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        c.subscribe(topic(), "*");
+        if ("jorderly".equals(kind)) {
+            c.registerMessageListener((MessageListenerOrderly) (list, ctx) -> {
+                receive(list);
+                return ConsumeOrderlyStatus.SUCCESS;
+            });
+        } else {
+            c.registerMessageListener((MessageListenerConcurrently) (list, ctx) -> {
+                receive(list);
+                return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+            });
+        }
+        c.start();
+        return c::shutdown;
+    }
+
+    private AutoCloseable startLitePull() throws Exception {
+        DefaultLitePullConsumer c = new DefaultLitePullConsumer(group());
+        c.setNamesrvAddr(ns);
+        c.setInstanceName(instance());
+        c.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        c.subscribe(topic(), "*");
+        c.start();
+        Thread t = new Thread(() -> {
+            while (done.getCount() > 0 && System.currentTimeMillis() < deadline) {
+                receive(c.poll(1000));
+            }
+        }, "soak-poll");
+        t.setDaemon(true);
+        t.start();
+        return () -> {
+            t.join();
+            c.shutdown();
+        };
+    }
+
+    private void receive(List<MessageExt> list) {
+        synchronized (lock) {
+            for (MessageExt m : list) {
+                String body = new String(m.getBody(), StandardCharsets.UTF_8);
+                String[] parts = body.split("-");
+                if (parts.length == 4 && "tx".equals(parts[2]) && Integer.parseInt(parts[3]) % 3 == 1) {
+                    breakf("received " + body + ", a rolled-back transactional message (msgId " + m.getMsgId() + ")");
+                    continue;
+                }
+                if (!body.startsWith(instance() + "-")) {
+                    continue;
+                }
+                if ("jorderly".equals(kind)) {
+                    checkOrder(body, Integer.parseInt(parts[3]));
+                }
+                want.remove(body);
+            }
+            if (want.isEmpty()) {
+                done.countDown();
+            }
+        }
+    }
+
+    private void checkOrder(String body, int i) {
+        if (!firstSeen.add(body)) {
+            return;
+        }
+        int k = i % SHARDING_KEYS;
+        if (i < lastFirst[k]) {
+            breakf("key " + k + ": message " + i + " first delivered after message " + lastFirst[k]);
+        }
+        lastFirst[k] = i;
+    }
+
+    private void breakf(String what) {
+        if (broken.size() < 5) {
+            broken.add(what);
+        }
+        done.countDown();
+    }
+
+    private String result() {
+        synchronized (lock) {
+            if (!broken.isEmpty()) {
+                return String.join("; ", broken);
+            }
+            if (!want.isEmpty()) {
+                List<String> left = new ArrayList<>(want);
+                Collections.sort(left);
+                return "received " + (msgs - want.size()) + " of the " + msgs + " messages it should (missing "
+                    + String.join(",", left.subList(0, Math.min(5, left.size()))) + (left.size() > 5 ? ",…" : "") + ")";
+            }
+            return null;
+        }
+    }
+}
