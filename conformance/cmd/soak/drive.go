@@ -231,6 +231,13 @@ func restartBroker(ctx context.Context, o options) error {
 		return nil
 	}
 	b := o.brokerNode
+	// Half a sample interval late, so that the samples (every o.every from
+	// the start) do not read a broker as it goes down.
+	select {
+	case <-ctx.Done():
+		return nil
+	case <-time.After(o.every / 2):
+	}
 	t := time.NewTicker(o.restartEvery)
 	defer t.Stop()
 	for i := 1; ; i++ {
