@@ -132,6 +132,10 @@ func drive(ctx context.Context, o options) int {
 	case o.broker != "":
 		fmt.Println("no group kept a member after every client had gone")
 	}
+	if err := checkReplica(ctx, o); err != nil {
+		fmt.Println("replica:", err)
+		status = 1
+	}
 	fmt.Printf("cycles: %d received all their messages, %d failed\n", n.ok.Load(), n.failed.Load())
 	n.printKinds(o.kinds)
 	s.summary()
@@ -220,17 +224,16 @@ func consumerIDs(ctx context.Context, broker, group string) ([]string, error) {
 	return list.ConsumerIDList, nil
 }
 
-// restartBroker restarts the broker every o.restartEvery until ctx ends,
-// by SIGKILL, SIGKILL, SIGTERM, SIGTERM, and so on, each switching the
-// implementation with o.switchImpl (so that each implementation is both
-// killed and stopped, and starts on the store the other left either
-// way). The broker runs when it returns, unless a start failed (the
-// error).
+// restartBroker restarts the broker (or, with -slave, the node
+// restartTarget picks) every o.restartEvery until ctx ends, by SIGKILL,
+// SIGKILL, SIGTERM, SIGTERM, and so on, each switching the implementation
+// with o.switchImpl (so that each implementation is both killed and
+// stopped, and starts on the store the other left either way). The nodes
+// run when it returns, unless a start failed (the error).
 func restartBroker(ctx context.Context, o options) error {
 	if o.restartEvery <= 0 || o.brokerNode == nil {
 		return nil
 	}
-	b := o.brokerNode
 	// Half a sample interval late, so that the samples (every o.every from
 	// the start) do not read a broker as it goes down.
 	select {
@@ -246,13 +249,14 @@ func restartBroker(ctx context.Context, o options) error {
 			return nil
 		case <-t.C:
 		}
+		b, role := restartTarget(o, i)
 		how, stop := "SIGTERM", func() error { return b.Stop(time.Minute) }
 		if i%4 == 1 || i%4 == 2 {
 			how, stop = "SIGKILL", b.Kill
 		}
 		from := b.Impl
 		if err := stop(); err != nil {
-			return fmt.Errorf("restart %d (%s of %s): %w", i, how, from, err)
+			return fmt.Errorf("restart %d (%s of the %s %s): %w", i, how, from, role, err)
 		}
 		if o.switchImpl {
 			if err := b.SwitchImpl(); err != nil {
@@ -262,10 +266,10 @@ func restartBroker(ctx context.Context, o options) error {
 		start := time.Now()
 		// Not ctx: a broker stopped is started again even as the run ends.
 		if err := b.Start(context.Background()); err != nil {
-			return fmt.Errorf("restart %d (%s of %s, start as %s): %w", i, how, from, b.Impl, err)
+			return fmt.Errorf("restart %d (%s of the %s %s, start as %s): %w", i, how, from, role, b.Impl, err)
 		}
-		fmt.Printf("%s restart %d: %s of the %s broker, started as %s in %v\n",
-			time.Now().Format("15:04:05"), i, how, from, b.Impl, time.Since(start).Round(time.Millisecond))
+		fmt.Printf("%s restart %d: %s of the %s %s, started as %s in %v\n",
+			time.Now().Format("15:04:05"), i, how, from, role, b.Impl, time.Since(start).Round(time.Millisecond))
 	}
 }
 

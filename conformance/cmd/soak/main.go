@@ -27,7 +27,10 @@
 // -switch makes every restart an in-place migration to the other
 // implementation on the same store. Clients retry their sends while the
 // broker is away; every message a send was acknowledged for must still
-// reach its consumer.
+// reach its consumer. -slave gives the broker a slave (-slave-impl,
+// -master-role); -restart-which says whether the restarts hit the master,
+// the slave or both in turn, and at the end the slave's commit log must be
+// its master's, byte for byte (ha.go).
 //
 // Exit status: 0 when every cycle received its messages and no member was
 // left behind, 1 otherwise, 2 on setup errors.
@@ -67,6 +70,13 @@ type options struct {
 	restartEvery time.Duration
 	switchImpl   bool
 	brokerNode   *cluster.Node
+	// slave, slaveImpl, masterRole and restartWhich: see ha.go; slaveNode
+	// is the slave soak started.
+	slave        bool
+	slaveImpl    cluster.Impl
+	masterRole   string
+	restartWhich string
+	slaveNode    *cluster.Node
 }
 
 func main() { os.Exit(run()) }
@@ -100,7 +110,7 @@ func run() int {
 
 func parseFlags() (options, error) {
 	var o options
-	var pids, impl, kinds string
+	var pids, impl, kinds, slaveImpl string
 	flag.StringVar(&o.namesrv, "n", "", "name server of running servers (empty: start them)")
 	flag.StringVar(&o.broker, "broker", "", "the broker's address, with -n, for the final check")
 	flag.StringVar(&pids, "pid", "", "processes to sample, with -n (comma-separated)")
@@ -117,6 +127,10 @@ func parseFlags() (options, error) {
 	flag.StringVar(&o.worker, "worker", "", "internal: run one cycle, slot,cycle")
 	flag.DurationVar(&o.restartEvery, "restart-every", 0, "restart the broker this often, by SIGKILL twice, SIGTERM twice, ... (0: never; not with -n)")
 	flag.BoolVar(&o.switchImpl, "switch", false, "each restart switches the broker to the other implementation on the same store")
+	flag.BoolVar(&o.slave, "slave", false, "give the broker a slave (brokerId 1); at the end its commit log must be the master's (not with -n)")
+	flag.StringVar(&slaveImpl, "slave-impl", "", "the slave's implementation (default -impl's)")
+	flag.StringVar(&o.masterRole, "master-role", "ASYNC_MASTER", "the master's brokerRole with -slave: ASYNC_MASTER or SYNC_MASTER")
+	flag.StringVar(&o.restartWhich, "restart-which", "master", "what -restart-every restarts with -slave: master, slave or both (in turn)")
 	flag.Parse()
 	var err error
 	if o.impl, err = cluster.ParseImpl(impl); err != nil {
@@ -124,6 +138,20 @@ func parseFlags() (options, error) {
 	}
 	if o.kinds, err = parseKinds(kinds); err != nil {
 		return o, err
+	}
+	o.slaveImpl = o.impl
+	if slaveImpl != "" {
+		if o.slaveImpl, err = cluster.ParseImpl(slaveImpl); err != nil {
+			return o, err
+		}
+	}
+	switch {
+	case o.restartWhich != "master" && o.restartWhich != "slave" && o.restartWhich != "both":
+		return o, fmt.Errorf("-restart-which %q: master, slave or both", o.restartWhich)
+	case o.masterRole != "ASYNC_MASTER" && o.masterRole != "SYNC_MASTER":
+		return o, fmt.Errorf("-master-role %q: ASYNC_MASTER or SYNC_MASTER", o.masterRole)
+	case o.namesrv != "" && o.slave:
+		return o, fmt.Errorf("-slave needs servers soak starts (no -n)")
 	}
 	if o.namesrv != "" && (o.restartEvery > 0 || o.switchImpl) {
 		return o, fmt.Errorf("-restart-every and -switch need servers soak starts (no -n)")
@@ -155,13 +183,27 @@ func startServers(ctx context.Context, o *options) error {
 	if err != nil {
 		return fmt.Errorf("name server: %w", err)
 	}
+	role := ""
+	if o.slave {
+		role = o.masterRole
+	}
 	b, err := l.StartBroker(ctx, o.impl, cluster.BrokerOptions{Name: "broker-soak", Cluster: "SoakCluster", Namesrv: ns.Addr(),
-		Extra: brokerConf})
+		Role: role, Extra: brokerConf})
 	if err != nil {
 		return fmt.Errorf("broker: %w", err)
 	}
 	o.namesrv, o.broker, o.brokerNode, o.javaCP = ns.Addr(), b.Addr(), b, l.Java.Classpath
 	o.pids = func() []int { return []int{ns.Pid(), b.Pid()} }
+	if !o.slave {
+		return nil
+	}
+	s, err := l.StartBroker(ctx, o.slaveImpl, cluster.BrokerOptions{Name: "broker-soak", Cluster: "SoakCluster", Namesrv: ns.Addr(),
+		ID: 1, Role: "SLAVE", Extra: brokerConf})
+	if err != nil {
+		return fmt.Errorf("slave: %w", err)
+	}
+	o.slaveNode = s
+	o.pids = func() []int { return []int{ns.Pid(), b.Pid(), s.Pid()} }
 	return nil
 }
 
@@ -188,5 +230,5 @@ var brokerConf = map[string]string{"transactionCheckInterval": "5000"}
 
 func newLauncher(ctx context.Context, o options) (*cluster.Launcher, error) {
 	return cluster.NewLocalLauncher(ctx, cluster.LocalOptions{Bin: o.bin, Classpath: o.classpath,
-		NeedJava: o.impl == cluster.Java || o.switchImpl || anyJava(o.kinds), RunDir: o.runDir, TempPrefix: "sputnik-soak-"})
+		NeedJava: o.impl == cluster.Java || o.slave && o.slaveImpl == cluster.Java || o.switchImpl || anyJava(o.kinds), RunDir: o.runDir, TempPrefix: "sputnik-soak-"})
 }
