@@ -21,10 +21,22 @@ import (
 // the offsets its earlier members committed.
 const groupsPerSlot = 10
 
-func topicOf(slot int) string           { return fmt.Sprintf("SoakT%d", slot) }
-func groupOf(slot, cycle int) string    { return fmt.Sprintf("SoakCG%d_%d", slot, cycle%groupsPerSlot) }
-func producerGroupOf(cycle int) string  { return fmt.Sprintf("SoakPG%d", cycle%7) }
+func topicOf(slot int) string        { return fmt.Sprintf("SoakT%d", slot) }
+func groupOf(slot, cycle int) string { return fmt.Sprintf("SoakCG%d_%d", slot, cycle%groupsPerSlot) }
+
+// producerGroupOf is a cycle's producer group: one of seven, or for tx
+// cycles txProducerGroup.
+func producerGroupOf(kind string, cycle int) string {
+	if kind == kindTx {
+		return txProducerGroup
+	}
+	return fmt.Sprintf("SoakPG%d", cycle%7)
+}
 func instanceOf(slot, cycle int) string { return fmt.Sprintf("soak%d-%d", slot, cycle) }
+
+// shutsDown says whether a cycle shuts its clients down at its end (even
+// cycles) or just exits (odd ones, as a killed client would).
+func shutsDown(cycle int) bool { return cycle%2 == 0 }
 
 // counts are the cycles run so far, in all and by kind.
 type counts struct {
@@ -165,7 +177,8 @@ func cycleCommand(o options, kind string, slot, cycle int) *exec.Cmd {
 		}
 		return exec.Command("java", "-Xms32m", "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
 			"-Duser.home="+home, "-cp", o.javaCP, "io.sputnikmq.conformance.SoakWorker",
-			o.namesrv, fmt.Sprint(slot), fmt.Sprint(cycle), kind, fmt.Sprint(o.msgs), fmt.Sprint(o.cycleTimeout.Milliseconds()))
+			o.namesrv, topicOf(slot), groupOf(slot, cycle), producerGroupOf(kind, cycle), instanceOf(slot, cycle), kind,
+			fmt.Sprint(o.msgs), fmt.Sprint(o.cycleTimeout.Milliseconds()), fmt.Sprint(shutsDown(cycle)))
 	}
 	self, err := os.Executable()
 	if err != nil {

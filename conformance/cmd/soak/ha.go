@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -14,6 +13,7 @@ import (
 	"github.com/sputnikmq/sputnik/conformance/cluster"
 	"github.com/sputnikmq/sputnik/conformance/rawclient"
 	"github.com/sputnikmq/sputnik/remoting/protocol"
+	"github.com/sputnikmq/sputnik/store/segment"
 )
 
 // With -slave the broker has a slave (brokerId 1) of -slave-impl, and
@@ -113,13 +113,13 @@ func sameCommitLogs(a, b string, end int64) error {
 			break
 		}
 		if i >= len(fb) || fb[i] != start {
-			return fmt.Errorf("commit logs differ in their files: %s has %020d, %s does not", a, start, b)
+			return fmt.Errorf("commit logs differ in their files: %s has %s, %s does not", a, segment.FileName(start), b)
 		}
 		limit := end - start
 		if i+1 < len(fa) && fa[i+1] <= end {
 			limit = fa[i+1] - start
 		}
-		name := fmt.Sprintf("%020d", start)
+		name := segment.FileName(start)
 		if err := sameBytes(filepath.Join(a, name), filepath.Join(b, name), limit); err != nil {
 			return err
 		}
@@ -127,7 +127,8 @@ func sameCommitLogs(a, b string, end int64) error {
 	return nil
 }
 
-// segmentStarts lists a commit-log directory's files by start offset.
+// segmentStarts lists a commit-log directory's files by start offset
+// (their names, store/segment's).
 func segmentStarts(dir string) ([]int64, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -135,7 +136,7 @@ func segmentStarts(dir string) ([]int64, error) {
 	}
 	var starts []int64
 	for _, e := range entries {
-		if n, err := strconv.ParseInt(e.Name(), 10, 64); err == nil && len(e.Name()) == 20 {
+		if n, err := segment.ParseName(e.Name()); err == nil {
 			starts = append(starts, n)
 		}
 	}
@@ -159,10 +160,10 @@ func sameBytes(a, b string, n int64) error {
 	ba, bb := make([]byte, chunk), make([]byte, chunk)
 	for off := int64(0); off < n; off += chunk {
 		size := min(chunk, n-off)
-		if _, err := io.ReadFull(io.NewSectionReader(fa, off, size), ba[:size]); err != nil {
+		if _, err := fa.ReadAt(ba[:size], off); err != nil {
 			return fmt.Errorf("%s at %d: %w", a, off, err)
 		}
-		if _, err := io.ReadFull(io.NewSectionReader(fb, off, size), bb[:size]); err != nil {
+		if _, err := fb.ReadAt(bb[:size], off); err != nil {
 			return fmt.Errorf("%s at %d: %w", b, off, err)
 		}
 		if !bytes.Equal(ba[:size], bb[:size]) {

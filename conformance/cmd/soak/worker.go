@@ -35,7 +35,7 @@ func runWorker(o options) int {
 		fmt.Printf("%s: %v\n", kind, err)
 		return 1
 	}
-	if cycle%2 == 0 {
+	if shutsDown(cycle) {
 		_ = c.Shutdown()
 		_ = p.Shutdown()
 	}
@@ -87,9 +87,8 @@ func retrying(within time.Duration, send func(context.Context) error) error {
 
 func newSender(o options, kind string, slot, cycle int) (sender, error) {
 	opts := []producer.Option{producer.WithNameServer(primitive.NamesrvAddr{o.namesrv}),
-		producer.WithGroupName(producerGroupOf(cycle)), producer.WithInstanceName(instanceOf(slot, cycle))}
+		producer.WithGroupName(producerGroupOf(kind, cycle)), producer.WithInstanceName(instanceOf(slot, cycle))}
 	if kind == kindTx {
-		opts[1] = producer.WithGroupName(txProducerGroup)
 		p, err := rocketmq.NewTransactionProducer(txListener{}, opts...)
 		if err != nil {
 			return nil, fmt.Errorf("producer: %w", err)

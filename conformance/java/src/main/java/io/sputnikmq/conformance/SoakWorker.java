@@ -25,29 +25,34 @@ import org.apache.rocketmq.common.message.MessageExt;
 
 /**
  * One cycle of conformance/cmd/soak with the official 4.9.8 Java client, in a JVM of its own: the
- * Java counterpart of the soak's client-go worker, with the same message bodies
- * ("soak{slot}-{cycle}-{kind}-{i}"), topics and groups, so that the Java and the Go cycles share
- * the broker's groups, offsets and retry topics.
+ * Java counterpart of the soak's client-go worker. The soak names the topic, groups and instance,
+ * so that the Java and the Go cycles share the broker's groups, offsets and retry topics; bodies
+ * are "{instance}-{kind}-{i}", as the Go cycles' (kinds.go bodyOf).
  *
  * <p>Kinds: jplain (sync sends, SEND_MESSAGE_V2; a concurrent push consumer), jorderly (sends to
  * the queue of each message's key, i % 8, through a MessageQueueSelector; an orderly push consumer,
  * LOCK_BATCH_MQ; the first delivery of each message of a key must follow those of the key's earlier
  * messages), jlitepull (async sends; a DefaultLitePullConsumer with auto-commit). Every consumer
- * fails the cycle when it sees a rolled-back transactional message of the Go tx kind.
+ * fails the cycle when it sees a rolled-back transactional message of the Go tx kind (kinds.go
+ * txOutcome: index % 3 == 1).
  *
- * <p>Usage: SoakWorker namesrv slot cycle kind msgs timeoutMs. Exit 0 when every message arrived,
- * 1 otherwise (the reason on stdout). Even cycles shut their clients down; odd ones halt the JVM
- * without a word, as a killed client would.
+ * <p>Usage: SoakWorker namesrv topic group producerGroup instance kind msgs timeoutMs shutdown.
+ * Exit 0 when every message arrived, 1 otherwise (the reason on stdout). With shutdown "true" the
+ * clients are shut down at the end; otherwise the JVM halts without a word, as a killed client
+ * would.
  */
 public final class SoakWorker {
     private static final int SHARDING_KEYS = 8;
 
     private final String ns;
-    private final int slot;
-    private final int cycle;
+    private final String topic;
+    private final String group;
+    private final String producerGroup;
+    private final String instance;
     private final String kind;
     private final int msgs;
     private final long deadline;
+    private final boolean shutdown;
 
     private final Object lock = new Object();
     private final Set<String> want = new HashSet<>();
@@ -58,17 +63,20 @@ public final class SoakWorker {
 
     private SoakWorker(String[] a) {
         ns = a[0];
-        slot = Integer.parseInt(a[1]);
-        cycle = Integer.parseInt(a[2]);
-        kind = a[3];
-        msgs = Integer.parseInt(a[4]);
-        deadline = System.currentTimeMillis() + Long.parseLong(a[5]);
+        topic = a[1];
+        group = a[2];
+        producerGroup = a[3];
+        instance = a[4];
+        kind = a[5];
+        msgs = Integer.parseInt(a[6]);
+        deadline = System.currentTimeMillis() + Long.parseLong(a[7]);
+        shutdown = Boolean.parseBoolean(a[8]);
         java.util.Arrays.fill(lastFirst, -1);
     }
 
     public static void main(String[] args) {
-        if (args.length != 6) {
-            System.out.println("usage: SoakWorker namesrv slot cycle kind msgs timeoutMs");
+        if (args.length != 9) {
+            System.out.println("usage: SoakWorker namesrv topic group producerGroup instance kind msgs timeoutMs shutdown");
             Runtime.getRuntime().halt(2);
         }
         int status;
@@ -82,26 +90,14 @@ public final class SoakWorker {
         Runtime.getRuntime().halt(status);
     }
 
-    private String instance() {
-        return "soak" + slot + "-" + cycle;
-    }
-
-    private String topic() {
-        return "SoakT" + slot;
-    }
-
-    private String group() {
-        return "SoakCG" + slot + "_" + (cycle % 10);
-    }
-
     private int run() throws Exception {
-        DefaultMQProducer p = new DefaultMQProducer("SoakPG" + (cycle % 7));
+        DefaultMQProducer p = new DefaultMQProducer(producerGroup);
         p.setNamesrvAddr(ns);
-        p.setInstanceName(instance());
+        p.setInstanceName(instance);
         p.setSendMsgTimeout(10000);
         p.start();
         for (int i = 0; i < msgs; i++) {
-            String body = instance() + "-" + kind + "-" + i;
+            String body = instance + "-" + kind + "-" + i;
             send(p, body, i);
             want.add(body);
         }
@@ -109,10 +105,10 @@ public final class SoakWorker {
         done.await(Math.max(0, deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
         String err = result();
         if (err != null) {
-            System.out.println(kind + ": group " + group() + ": " + err);
+            System.out.println(kind + ": group " + group + ": " + err);
             return 1;
         }
-        if (cycle % 2 == 0) {
+        if (shutdown) {
             c.close();
             p.shutdown();
         }
@@ -122,7 +118,7 @@ public final class SoakWorker {
     /** Sends until the broker acknowledges (SEND_OK) or the deadline passed. */
     private void send(DefaultMQProducer p, String body, int i) throws Exception {
         for (;;) {
-            Message m = new Message(topic(), "soak", body.getBytes(StandardCharsets.UTF_8));
+            Message m = new Message(topic, "soak", body.getBytes(StandardCharsets.UTF_8));
             try {
                 SendResult r = sendOnce(p, m, i);
                 if (r.getSendStatus() == SendStatus.SEND_OK) {
@@ -177,11 +173,11 @@ public final class SoakWorker {
         if ("jlitepull".equals(kind)) {
             return startLitePull();
         }
-        DefaultMQPushConsumer c = new DefaultMQPushConsumer(group());
+        DefaultMQPushConsumer c = new DefaultMQPushConsumer(group);
         c.setNamesrvAddr(ns);
-        c.setInstanceName(instance());
+        c.setInstanceName(instance);
         c.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-        c.subscribe(topic(), "*");
+        c.subscribe(topic, "*");
         if ("jorderly".equals(kind)) {
             c.registerMessageListener((MessageListenerOrderly) (list, ctx) -> {
                 receive(list);
@@ -198,11 +194,11 @@ public final class SoakWorker {
     }
 
     private AutoCloseable startLitePull() throws Exception {
-        DefaultLitePullConsumer c = new DefaultLitePullConsumer(group());
+        DefaultLitePullConsumer c = new DefaultLitePullConsumer(group);
         c.setNamesrvAddr(ns);
-        c.setInstanceName(instance());
+        c.setInstanceName(instance);
         c.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-        c.subscribe(topic(), "*");
+        c.subscribe(topic, "*");
         c.start();
         Thread t = new Thread(() -> {
             while (done.getCount() > 0 && System.currentTimeMillis() < deadline) {
@@ -226,7 +222,7 @@ public final class SoakWorker {
                     breakf("received " + body + ", a rolled-back transactional message (msgId " + m.getMsgId() + ")");
                     continue;
                 }
-                if (!body.startsWith(instance() + "-")) {
+                if (!body.startsWith(instance + "-")) {
                     continue;
                 }
                 if ("jorderly".equals(kind)) {
