@@ -75,20 +75,23 @@ func (n *counts) add(kind string, ok bool, took time.Duration) {
 	}
 }
 
-// printKinds prints each kind's cycles and their mean time.
+// printKinds prints each kind's cycles (by Java client version with
+// -java-clients) and their mean time.
 func (n *counts) printKinds(kinds []string) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	for _, kind := range kinds {
-		k := n.byKind[kind]
-		if k == nil {
-			continue
-		}
+	labels := make([]string, 0, len(n.byKind))
+	for l := range n.byKind {
+		labels = append(labels, l)
+	}
+	sortLabels(labels, kinds)
+	for _, l := range labels {
+		k := n.byKind[l]
 		mean := time.Duration(0)
 		if k.ok > 0 {
 			mean = k.took / time.Duration(k.ok)
 		}
-		fmt.Printf("  %-8s %d ok (%v each on average), %d failed\n", kind, k.ok, mean.Round(10*time.Millisecond), k.failed)
+		fmt.Printf("  %-16s %d ok (%v each on average), %d failed\n", l, k.ok, mean.Round(10*time.Millisecond), k.failed)
 	}
 }
 
@@ -158,17 +161,23 @@ func drive(ctx context.Context, o options) int {
 func runSlot(ctx context.Context, o options, slot int, n *counts) {
 	for cycle := 0; ctx.Err() == nil; cycle++ {
 		kind, start := kindOf(o.kinds, slot, cycle), time.Now()
+		what := kind
+		if javaKind(kind) {
+			what = label(kind, clientOf(o, kind, slot, cycle))
+		}
 		// Not tied to ctx: a cycle started is let finish.
 		out, err := cycleCommand(o, kind, slot, cycle).CombinedOutput()
-		n.add(kind, err == nil, time.Since(start))
+		n.add(what, err == nil, time.Since(start))
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "%s cycle %d,%d: %v: %s\n", time.Now().Format("15:04:05"), slot, cycle, err, strings.TrimSpace(string(out)))
+			fmt.Fprintf(os.Stderr, "%s cycle %d,%d (%s): %v: %s\n", time.Now().Format("15:04:05"), slot, cycle, what, err, strings.TrimSpace(string(out)))
 		}
 	}
 }
 
 // cycleCommand is a cycle's process: soak itself with -worker, or for the
-// j kinds conformance/java's SoakWorker.
+// j kinds conformance/java's SoakWorker. Every worker JVM opens java.nio
+// and sun.nio.ch to the classpath: the netty 4.0 of clients before 4.9
+// fails to start on Java 17 without them (4.9.8's netty 4.1 ignores it).
 func cycleCommand(o options, kind string, slot, cycle int) *exec.Cmd {
 	if javaKind(kind) {
 		home := filepath.Join(os.TempDir(), "sputnik-soak-javaclients")
@@ -176,7 +185,8 @@ func cycleCommand(o options, kind string, slot, cycle int) *exec.Cmd {
 			home = filepath.Join(o.runDir, "javaclients")
 		}
 		return exec.Command("java", "-Xms32m", "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-			"-Duser.home="+home, "-cp", o.javaCP, "io.sputnikmq.conformance.SoakWorker",
+			"--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+			"-Duser.home="+home, "-cp", classpathOf(o, kind, slot, cycle), "io.sputnikmq.conformance.SoakWorker",
 			o.namesrv, topicOf(slot), groupOf(slot, cycle), producerGroupOf(kind, cycle), instanceOf(slot, cycle), kind,
 			fmt.Sprint(o.msgs), fmt.Sprint(o.cycleTimeout.Milliseconds()), fmt.Sprint(shutsDown(cycle)))
 	}

@@ -29,8 +29,9 @@ import (
 //     committed by whichever producer of the group the broker asks. No
 //     consumer may ever receive a rolled-back message, of any cycle.
 //
-// The j kinds are cycles of the official Java 4.9.8 client, run by
-// conformance/java's SoakWorker in a JVM of their own, with the same
+// The j kinds are cycles of the official Java client (4.9.8, or the
+// -java-clients versions in turn, clients.go), run by conformance/java's
+// SoakWorker in a JVM of their own, with the same
 // bodies, topics and groups: jplain (SEND_MESSAGE_V2 sync sends, a
 // concurrent push consumer), jorderly (the orderly kind's promise with a
 // MessageQueueSelector and MessageListenerOrderly) and jlitepull (async

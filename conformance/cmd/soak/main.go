@@ -11,7 +11,9 @@
 // killed client leaves its connections). -slots cycles run at once.
 // Cycles take the -kinds in turn: plain sends, orderly ones by sharding
 // key, delayed, retried by the consumer and transactional, each with the
-// promise its consumer checks (kinds.go).
+// promise its consumer checks (kinds.go), and the official Java client's
+// sync, orderly and lite-pull cycles, of 4.9.8 or of the -java-clients
+// versions in turn (clients.go).
 //
 // Every -every the name server's and the broker's resident memory, its
 // anonymous part, threads and open files are printed. At the end, once
@@ -57,8 +59,11 @@ type options struct {
 	pids            func() []int
 	impl            cluster.Impl
 	bin, classpath  string
-	// javaCP is the Java client's classpath, for the j kinds' cycles.
+	// javaCP is the Java client's classpath, for the j kinds' cycles;
+	// javaClients and clientCP replace it with other versions (clients.go).
 	javaCP          string
+	javaClients     []string
+	clientCP        map[string]string
 	runDir          string
 	duration, every time.Duration
 	cycleTimeout    time.Duration
@@ -99,18 +104,22 @@ func run() int {
 			fmt.Fprintln(os.Stderr, "soak:", err)
 			return 2
 		}
-	} else if anyJava(o.kinds) {
+	} else if anyJava(o.kinds) && len(o.javaClients) == 0 {
 		if err := javaClasspath(ctx, &o); err != nil {
 			fmt.Fprintln(os.Stderr, "soak:", err)
 			return 2
 		}
+	}
+	if err := resolveClients(ctx, &o); err != nil {
+		fmt.Fprintln(os.Stderr, "soak:", err)
+		return 2
 	}
 	return drive(ctx, o)
 }
 
 func parseFlags() (options, error) {
 	var o options
-	var pids, impl, kinds, slaveImpl string
+	var pids, impl, kinds, slaveImpl, javaClients string
 	flag.StringVar(&o.namesrv, "n", "", "name server of running servers (empty: start them)")
 	flag.StringVar(&o.broker, "broker", "", "the broker's address, with -n, for the final check")
 	flag.StringVar(&pids, "pid", "", "processes to sample, with -n (comma-separated)")
@@ -124,6 +133,7 @@ func parseFlags() (options, error) {
 	flag.IntVar(&o.slots, "slots", 2, "client processes at once")
 	flag.IntVar(&o.msgs, "msgs", 100, "messages each cycle sends and consumes")
 	flag.StringVar(&kinds, "kinds", strings.Join(allKinds, ","), "the cycles' kinds, taken in turn: "+strings.Join(allKinds, ","))
+	flag.StringVar(&javaClients, "java-clients", "", "versions of the official Java client (Maven Central) the j kinds' cycles take in turn, e.g. 4.3.2,4.7.1,5.3.1 (default: the harness's 4.9.8)")
 	flag.StringVar(&o.worker, "worker", "", "internal: run one cycle, slot,cycle")
 	flag.DurationVar(&o.restartEvery, "restart-every", 0, "restart the broker this often, by SIGKILL twice, SIGTERM twice, ... (0: never; not with -n)")
 	flag.BoolVar(&o.switchImpl, "switch", false, "each restart switches the broker to the other implementation on the same store")
@@ -137,6 +147,12 @@ func parseFlags() (options, error) {
 		return o, err
 	}
 	if o.kinds, err = parseKinds(kinds); err != nil {
+		return o, err
+	}
+	if o.javaClients, err = parseVersions(javaClients); err != nil {
+		return o, err
+	}
+	if err := checkClients(o.javaClients, o.kinds); err != nil {
 		return o, err
 	}
 	o.slaveImpl = o.impl

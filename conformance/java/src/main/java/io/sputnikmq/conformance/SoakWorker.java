@@ -24,8 +24,10 @@ import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 
 /**
- * One cycle of conformance/cmd/soak with the official 4.9.8 Java client, in a JVM of its own: the
- * Java counterpart of the soak's client-go worker. The soak names the topic, groups and instance,
+ * One cycle of conformance/cmd/soak with the official Java client, in a JVM of its own: the Java
+ * counterpart of the soak's client-go worker. It is compiled against 4.9.8 and runs as well on the
+ * classpath of an older or newer client (../client-classpath.sh, the soak's -java-clients), so it
+ * uses only API that the 4.3 to 5.3 clients share. The soak names the topic, groups and instance,
  * so that the Java and the Go cycles share the broker's groups, offsets and retry topics; bodies
  * are "{instance}-{kind}-{i}", as the Go cycles' (kinds.go bodyOf).
  *
