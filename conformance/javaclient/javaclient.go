@@ -27,6 +27,9 @@ type Config struct {
 	Java string
 	// Classpath is conformance/java's classpath.
 	Classpath string
+	// ClientClasspathScript is conformance/java/client-classpath.sh, for
+	// RunWithClient (clients.go).
+	ClientClasspathScript string
 	// Home is the ROCKETMQ_HOME for mqadmin (conf/logback_tools.xml).
 	Home string
 	// Dir is the driver's user.home; LogFile its log; Stderr receives its
@@ -46,6 +49,9 @@ type Driver struct {
 	lines   chan string
 	done    chan struct{}
 	nextID  int64
+
+	clientsMu sync.Mutex        // guards clients
+	clients   map[string]string // client version → classpath
 }
 
 // Error is a failure reported by the Java side: an exception, with the

@@ -43,6 +43,7 @@ func newRunner(ctx context.Context, o *options) (*runner, error) {
 		launcher: l,
 		java: javaclient.New(javaclient.Config{
 			Classpath: cp, Home: home, Dir: driverDir, LogFile: filepath.Join(driverDir, "logs", "driver.log"),
+			ClientClasspathScript: clientClasspathScript(),
 		}),
 	}
 	if err := r.java.Ping(ctx); err != nil {
@@ -52,6 +53,17 @@ func newRunner(ctx context.Context, o *options) (*runner, error) {
 }
 
 func (r *runner) close() { r.java.Close() }
+
+// clientClasspathScript is conformance/java/client-classpath.sh of the
+// repository, for the scenarios that run other Java client versions
+// (empty when the repository is not found: they fail saying so).
+func clientClasspathScript() string {
+	root, err := cluster.RepoRoot()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(root, "conformance", "java", "client-classpath.sh")
+}
 
 // shapeFor resolves the cluster a scenario needs for impl. The java column
 // is the reference: every node is Java. In the sputnik column the name

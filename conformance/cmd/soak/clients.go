@@ -3,14 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/sputnikmq/sputnik/conformance/cluster"
+	"github.com/sputnikmq/sputnik/conformance/javaclient"
 )
 
 // -java-clients runs the j kinds' cycles with other versions of the
@@ -107,13 +106,9 @@ func resolveClients(ctx context.Context, o *options) error {
 	script := filepath.Join(root, "conformance", "java", "client-classpath.sh")
 	o.clientCP = map[string]string{}
 	for _, v := range o.javaClients {
-		cmd := exec.CommandContext(ctx, script, v)
-		cmd.Stderr = os.Stderr
-		out, err := cmd.Output()
-		if err != nil {
-			return fmt.Errorf("%s %s: %w", script, v, err)
+		if o.clientCP[v], err = javaclient.ClientClasspath(ctx, script, v); err != nil {
+			return err
 		}
-		o.clientCP[v] = strings.TrimSpace(string(out))
 	}
 	return nil
 }

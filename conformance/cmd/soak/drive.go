@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/sputnikmq/sputnik/conformance/javaclient"
 	"github.com/sputnikmq/sputnik/conformance/rawclient"
 	"github.com/sputnikmq/sputnik/remoting/protocol"
 	"github.com/sputnikmq/sputnik/tools/procfs"
@@ -175,20 +176,18 @@ func runSlot(ctx context.Context, o options, slot int, n *counts) {
 }
 
 // cycleCommand is a cycle's process: soak itself with -worker, or for the
-// j kinds conformance/java's SoakWorker. Every worker JVM opens java.nio
-// and sun.nio.ch to the classpath: the netty 4.0 of clients before 4.9
-// fails to start on Java 17 without them (4.9.8's netty 4.1 ignores it).
+// j kinds conformance/java's SoakWorker (with javaclient.OldNettyOpens,
+// for the -java-clients before 4.9).
 func cycleCommand(o options, kind string, slot, cycle int) *exec.Cmd {
 	if javaKind(kind) {
 		home := filepath.Join(os.TempDir(), "sputnik-soak-javaclients")
 		if o.runDir != "" {
 			home = filepath.Join(o.runDir, "javaclients")
 		}
-		return exec.Command("java", "-Xms32m", "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-			"--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-			"-Duser.home="+home, "-cp", classpathOf(o, kind, slot, cycle), "io.sputnikmq.conformance.SoakWorker",
+		jvm := append([]string{"-Xms32m", "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"}, javaclient.OldNettyOpens...)
+		return exec.Command("java", append(jvm, "-Duser.home="+home, "-cp", classpathOf(o, kind, slot, cycle), "io.sputnikmq.conformance.SoakWorker",
 			o.namesrv, topicOf(slot), groupOf(slot, cycle), producerGroupOf(kind, cycle), instanceOf(slot, cycle), kind,
-			fmt.Sprint(o.msgs), fmt.Sprint(o.cycleTimeout.Milliseconds()), fmt.Sprint(shutsDown(cycle)))
+			fmt.Sprint(o.msgs), fmt.Sprint(o.cycleTimeout.Milliseconds()), fmt.Sprint(shutsDown(cycle)))...)
 	}
 	self, err := os.Executable()
 	if err != nil {

@@ -1,0 +1,84 @@
+package javaclient
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Other versions of the official Java client than 4.9.8: operators point
+// whatever clients they run at the broker. conformance/java's
+// client-classpath.sh resolves one version from Maven Central and prints a
+// classpath of the harness's classes and that client's jars (and nothing
+// of 4.9.8's); classes that use only client API run on it.
+
+// ClientClasspath runs script (conformance/java/client-classpath.sh) for
+// version and returns the classpath it prints.
+func ClientClasspath(ctx context.Context, script, version string) (string, error) {
+	cmd := exec.CommandContext(ctx, script, version)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("%s %s: %w (needs java and mvn; see conformance/README.md)", script, version, err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// OldNettyOpens are the JVM options the netty 4.0 of clients before 4.9
+// needs to start on Java 17 (it reads java.nio.Buffer.address); newer
+// clients run the same with them.
+var OldNettyOpens = []string{"--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED"}
+
+// RunWithClient runs class's main with args in a JVM of its own on the
+// classpath of client version (resolved once per driver through
+// Config.ClientClasspathScript) and returns its combined output. The JVM
+// is killed when ctx ends or timeout passes; a non-zero exit is an error
+// carrying the output.
+func (d *Driver) RunWithClient(ctx context.Context, version, class string, args []string, timeout time.Duration) (string, error) {
+	cp, err := d.clientClasspath(ctx, version)
+	if err != nil {
+		return "", err
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	java := d.cfg.Java
+	if java == "" {
+		java = "java"
+	}
+	jvm := append([]string{"-Xms32m", "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Duser.home=" + d.cfg.Dir}, OldNettyOpens...)
+	cmd := exec.CommandContext(ctx, java, append(append(jvm, "-cp", cp, class), args...)...)
+	cmd.Dir = d.cfg.Dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return string(out), fmt.Errorf("javaclient: %s with client %s: %w: %s", class, version, err, truncate(strings.TrimSpace(string(out)), 500))
+	}
+	return string(out), nil
+}
+
+// clientClasspath is version's classpath, resolved on first use.
+func (d *Driver) clientClasspath(ctx context.Context, version string) (string, error) {
+	d.clientsMu.Lock()
+	defer d.clientsMu.Unlock()
+	if cp, ok := d.clients[version]; ok {
+		return cp, nil
+	}
+	if d.cfg.ClientClasspathScript == "" {
+		return "", fmt.Errorf("javaclient: no client-classpath.sh configured for client %s", version)
+	}
+	cp, err := ClientClasspath(ctx, d.cfg.ClientClasspathScript, version)
+	if err != nil {
+		return "", err
+	}
+	if d.clients == nil {
+		d.clients = map[string]string{}
+	}
+	d.clients[version] = cp
+	return cp, nil
+}
