@@ -22,7 +22,7 @@ func msg(body string, born time.Time, reconsumed int32) *primitive.MessageExt {
 func wantOf(kind string, n int) map[string]bool {
 	want := map[string]bool{}
 	for i := range n {
-		if b := bodyOf(0, 1, kind, i); !rolledBack(b) {
+		if b := bodyOf(0, 1, kind, i); !rolledBack(b) && !filteredOut(kind, i) {
 			want[b] = true
 		}
 	}
@@ -65,6 +65,16 @@ func TestCheckerKeepsEachKindsPromise(t *testing.T) {
 			broken:  "received 0 of the 1", retryLater: []bool{true, true}},
 		{name: "tx, the committed ones", kind: kindTx, n: 3,
 			deliver: []*primitive.MessageExt{msg("soak0-1-tx-0", long, 0), msg("soak0-1-tx-2", long, 0)}},
+		{name: "tag, the even ones", kind: kindTag, n: 4,
+			deliver: []*primitive.MessageExt{msg("soak0-1-tag-2", long, 0), msg("soak0-1-tag-0", long, 0)}},
+		{name: "tag, an odd one through the filter", kind: kindTag, n: 4,
+			deliver: []*primitive.MessageExt{msg("soak0-1-tag-0", long, 0), msg("soak0-1-tag-3", long, 0)},
+			broken:  "soak0-1-tag-3, which the consumer's tag selector excludes"},
+		{name: "sql, an odd one through the filter", kind: kindSQL, n: 2,
+			deliver: []*primitive.MessageExt{msg("soak0-1-sql-1", long, 0), msg("soak0-1-sql-0", long, 0)},
+			broken:  "soak0-1-sql-1, which the consumer's sql selector excludes"},
+		{name: "sql, the even ones", kind: kindSQL, n: 2,
+			deliver: []*primitive.MessageExt{msg("soak0-1-sql-0", long, 0)}},
 		{name: "tx, a rolled-back one of any cycle", kind: kindPlain, n: 1,
 			deliver: []*primitive.MessageExt{msg("soak0-1-plain-0", long, 0), msg("soak1-7-tx-4", long, 0)},
 			broken:  "soak1-7-tx-4, a rolled-back"},
@@ -113,6 +123,27 @@ func TestTxAnswersFromTheBody(t *testing.T) {
 	assert.Equal(t, primitive.CommitMessageState, check(bodyOf(2, 3, kindTx, 5)))
 	assert.Equal(t, primitive.RollbackMessageState, check(bodyOf(2, 3, kindTx, 4)))
 	assert.Equal(t, primitive.RollbackMessageState, check("not ours"))
+}
+
+// Each slot's groups meet every kind, whatever -kinds holds.
+func TestGroupsMeetEveryKind(t *testing.T) {
+	for n := 1; n <= len(allKinds); n++ {
+		kinds := allKinds[:n]
+		for slot := range 2 {
+			met := map[string]map[string]bool{}
+			for cycle := range n * groupsPerSlot {
+				g := groupOf(slot, cycle)
+				if met[g] == nil {
+					met[g] = map[string]bool{}
+				}
+				met[g][kindOf(kinds, slot, cycle)] = true
+			}
+			require.Len(t, met, groupsPerSlot)
+			for g, ks := range met {
+				assert.Len(t, ks, n, "%d kinds, slot %d, %s", n, slot, g)
+			}
+		}
+	}
 }
 
 func TestKinds(t *testing.T) {

@@ -19,8 +19,11 @@ import (
 
 // groupsPerSlot is how many consumer groups a slot's cycles take turns
 // with: a group comes back every groupsPerSlot cycles and resumes from
-// the offsets its earlier members committed.
-const groupsPerSlot = 10
+// the offsets its earlier members committed. A prime above the number of
+// kinds, so that every group meets every kind: with as many groups as
+// kinds, a slot's group would always run the same kind (and an orderly
+// group would always wait out the locks of its vanished last member).
+const groupsPerSlot = 11
 
 func topicOf(slot int) string        { return fmt.Sprintf("SoakT%d", slot) }
 func groupOf(slot, cycle int) string { return fmt.Sprintf("SoakCG%d_%d", slot, cycle%groupsPerSlot) }

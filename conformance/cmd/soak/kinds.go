@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/apache/rocketmq-client-go/v2/consumer"
 	"github.com/apache/rocketmq-client-go/v2/primitive"
 )
 
@@ -28,6 +29,13 @@ import (
 //     when i%3 is 0, rolls back when 1, and is left unknown when 2, to be
 //     committed by whichever producer of the group the broker asks. No
 //     consumer may ever receive a rolled-back message, of any cycle.
+//   - tag: message i is tagged even or odd; the consumer subscribes to
+//     "even" (the broker's tag-hash filter) and must receive every even
+//     message and none of the odd ones.
+//   - sql: the same split by a user property, soakParity, with an SQL92
+//     selector (the soak's broker has enablePropertyFilter=true; with -n
+//     the running broker needs it). The groups are shared with the other
+//     kinds, so a group's subscription changes from cycle to cycle.
 //
 // The j kinds are cycles of the official Java client (4.9.8, or the
 // -java-clients versions in turn, clients.go), run by conformance/java's
@@ -42,13 +50,15 @@ const (
 	kindDelay     = "delay"
 	kindRetry     = "retry"
 	kindTx        = "tx"
+	kindTag       = "tag"
+	kindSQL       = "sql"
 	kindJPlain    = "jplain"
 	kindJOrderly  = "jorderly"
 	kindJLitePull = "jlitepull"
 )
 
 // allKinds is -kinds' default.
-var allKinds = []string{kindPlain, kindOrderly, kindDelay, kindRetry, kindTx, kindJPlain, kindJOrderly, kindJLitePull}
+var allKinds = []string{kindPlain, kindOrderly, kindDelay, kindRetry, kindTx, kindTag, kindSQL, kindJPlain, kindJOrderly, kindJLitePull}
 
 // javaKind says whether kind's cycles run the Java client.
 func javaKind(kind string) bool {
@@ -75,6 +85,38 @@ const (
 // shardingKeys is how many keys the orderly kind spreads its messages on.
 const shardingKeys = 8
 
+// parityOf is message i's tag (tag kind) or soakParity property (sql
+// kind); the consumers of both select "even".
+func parityOf(i int) string {
+	if i%2 == 0 {
+		return "even"
+	}
+	return "odd"
+}
+
+// filteredOut says whether message i of kind is one the kind's consumer
+// must never receive.
+func filteredOut(kind string, i int) bool {
+	return (kind == kindTag || kind == kindSQL) && parityOf(i) != "even"
+}
+
+// sqlProperty and sqlSelector are the sql kind's property and expression.
+const (
+	sqlProperty = "soakParity"
+	sqlSelector = sqlProperty + " = 'even' AND " + sqlProperty + " IS NOT NULL"
+)
+
+// selectorOf is the subscription of kind's consumer.
+func selectorOf(kind string) consumer.MessageSelector {
+	switch kind {
+	case kindTag:
+		return consumer.MessageSelector{Type: consumer.TAG, Expression: "even"}
+	case kindSQL:
+		return consumer.MessageSelector{Type: consumer.SQL92, Expression: sqlSelector}
+	}
+	return consumer.MessageSelector{}
+}
+
 // txProducerGroup is the one producer group of every tx cycle, so that
 // the broker's check-back for a half message finds a live producer even
 // after the cycle that sent it has gone.
@@ -87,7 +129,7 @@ func parseKinds(s string) ([]string, error) {
 		switch k {
 		case "":
 			continue
-		case kindPlain, kindOrderly, kindDelay, kindRetry, kindTx, kindJPlain, kindJOrderly, kindJLitePull:
+		case kindPlain, kindOrderly, kindDelay, kindRetry, kindTx, kindTag, kindSQL, kindJPlain, kindJOrderly, kindJLitePull:
 			kinds = append(kinds, k)
 		default:
 			return nil, fmt.Errorf("-kinds: unknown kind %q (have %s)", k, strings.Join(allKinds, ","))

@@ -10,7 +10,8 @@
 // down cleanly (even cycles) or exits without a word (odd cycles, as a
 // killed client leaves its connections). -slots cycles run at once.
 // Cycles take the -kinds in turn: plain sends, orderly ones by sharding
-// key, delayed, retried by the consumer and transactional, each with the
+// key, delayed, retried by the consumer, transactional, and filtered by
+// tag and by SQL92, each with the
 // promise its consumer checks (kinds.go), and the official Java client's
 // sync, orderly and lite-pull cycles, of 4.9.8 or of the -java-clients
 // versions in turn (clients.go).
@@ -241,8 +242,9 @@ func javaClasspath(ctx context.Context, o *options) error {
 
 // brokerConf is what the broker soak starts has beyond the launcher's
 // defaults: the transaction check every 5 s rather than 60 s, so that the
-// tx cycles' unknown messages are resolved within a cycle.
-var brokerConf = map[string]string{"transactionCheckInterval": "5000"}
+// tx cycles' unknown messages are resolved within a cycle, and SQL92
+// subscriptions for the sql kind.
+var brokerConf = map[string]string{"transactionCheckInterval": "5000", "enablePropertyFilter": "true"}
 
 func newLauncher(ctx context.Context, o options) (*cluster.Launcher, error) {
 	return cluster.NewLocalLauncher(ctx, cluster.LocalOptions{Bin: o.bin, Classpath: o.classpath,

@@ -62,7 +62,7 @@ func produce(o options, kind string, slot, cycle int) (sender, map[string]bool, 
 		if err := retrying(o.cycleTimeout, func(ctx context.Context) error { return s.send(ctx, body, i) }); err != nil {
 			return nil, nil, fmt.Errorf("send %d: %w", i, err)
 		}
-		if !rolledBack(body) {
+		if !rolledBack(body) && !filteredOut(kind, i) {
 			want[body] = true
 		}
 	}
@@ -124,6 +124,10 @@ func (s syncSender) send(ctx context.Context, body string, i int) error {
 		m.WithShardingKey(strconv.Itoa(i % shardingKeys))
 	case kindDelay:
 		m.WithDelayTimeLevel(delayLevel)
+	case kindTag:
+		m.WithTag(parityOf(i))
+	case kindSQL:
+		m.WithProperty(sqlProperty, parityOf(i))
 	}
 	r, err := s.p.SendSync(ctx, m)
 	if err == nil && r.Status != primitive.SendOK {
@@ -209,6 +213,10 @@ func (ch *checker) receive(_ context.Context, msgs ...*primitive.MessageExt) (co
 			continue // an earlier cycle's, redelivered to this group
 		}
 		_, i, _ := parseBody(body)
+		if filteredOut(ch.kind, i) {
+			ch.breakf("received %s, which the consumer's %s selector excludes", body, ch.kind)
+			continue
+		}
 		switch ch.kind {
 		case kindOrderly:
 			ch.checkOrder(body, i)
@@ -285,7 +293,7 @@ func startConsumer(o options, kind string, slot, cycle int, receive func(context
 		if err != nil {
 			return nil, fmt.Errorf("consumer: %w", err)
 		}
-		if err := c.Subscribe(topicOf(slot), consumer.MessageSelector{}, receive); err != nil {
+		if err := c.Subscribe(topicOf(slot), selectorOf(kind), receive); err != nil {
 			return nil, fmt.Errorf("subscribe: %w", err)
 		}
 		err = c.Start()
