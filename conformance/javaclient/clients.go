@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -26,6 +27,27 @@ func ClientClasspath(ctx context.Context, script, version string) (string, error
 		return "", fmt.Errorf("%s %s: %w (needs java and mvn; see conformance/README.md)", script, version, err)
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+// VersionOf reads the major and minor numbers of a client version
+// (major.minor.patch); ok is false for anything else.
+func VersionOf(v string) (major, minor int, ok bool) {
+	parts := strings.SplitN(v, ".", 3)
+	if len(parts) < 3 {
+		return 0, 0, false
+	}
+	major, err1 := strconv.Atoi(parts[0])
+	minor, err2 := strconv.Atoi(parts[1])
+	return major, minor, err1 == nil && err2 == nil
+}
+
+// LitePullWorks says whether version's DefaultLitePullConsumer receives
+// messages from a 4.9.8 broker: it came with 4.6.0, and the 5.x one pulls
+// with LITE_PULL_MESSAGE (361), which a 4.9.8 broker, Java or Sputnik,
+// answers with REQUEST_CODE_NOT_SUPPORTED.
+func LitePullWorks(version string) bool {
+	major, minor, ok := VersionOf(version)
+	return ok && major == 4 && minor >= 6
 }
 
 // OldNettyOpens are the JVM options the netty 4.0 of clients before 4.9

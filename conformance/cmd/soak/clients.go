@@ -27,7 +27,7 @@ func parseVersions(s string) ([]string, error) {
 		if v = strings.TrimSpace(v); v == "" {
 			continue
 		}
-		if _, _, ok := majorMinor(v); !ok {
+		if _, _, ok := javaclient.VersionOf(v); !ok {
 			return nil, fmt.Errorf("-java-clients: %q is not a version like 4.7.1", v)
 		}
 		out = append(out, v)
@@ -35,28 +35,10 @@ func parseVersions(s string) ([]string, error) {
 	return out, nil
 }
 
-// majorMinor reads the first two numbers of a version.
-func majorMinor(v string) (major, minor int, ok bool) {
-	parts := strings.SplitN(v, ".", 3)
-	if len(parts) < 3 {
-		return 0, 0, false
-	}
-	major, err1 := strconv.Atoi(parts[0])
-	minor, err2 := strconv.Atoi(parts[1])
-	return major, minor, err1 == nil && err2 == nil
-}
-
 // clientRuns says whether version's client can run a cycle of kind
-// against a 4.9.8 broker. DefaultLitePullConsumer came with 4.6.0; the
-// 5.x one pulls with LITE_PULL_MESSAGE (361), which a 4.9.8 broker, Java
-// or Sputnik, answers with REQUEST_CODE_NOT_SUPPORTED, so its consumer
-// never receives a message there.
+// against a 4.9.8 broker (only lite pull is not in every version).
 func clientRuns(version, kind string) bool {
-	if kind != kindJLitePull {
-		return true
-	}
-	major, minor, _ := majorMinor(version)
-	return major == 4 && minor >= 6
+	return kind != kindJLitePull || javaclient.LitePullWorks(version)
 }
 
 // checkClients fails when a j kind of kinds has no version to run it.
