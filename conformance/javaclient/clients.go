@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -67,17 +66,8 @@ func (d *Driver) RunWithClient(ctx context.Context, version, class string, args 
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	java := d.cfg.Java
-	if java == "" {
-		java = "java"
-	}
 	jvm := append([]string{"-Xms32m", "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Duser.home=" + d.cfg.Dir}, OldNettyOpens...)
-	cmd := exec.CommandContext(ctx, java, append(append(jvm, "-cp", cp, class), args...)...)
-	cmd.Dir = d.cfg.Dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 5 * time.Second
-	out, err := cmd.CombinedOutput()
+	out, err := d.oneShotJVM(ctx, append(append(jvm, "-cp", cp, class), args...)...).CombinedOutput()
 	if err != nil {
 		return string(out), fmt.Errorf("javaclient: %s with client %s: %w: %s", class, version, err, truncate(strings.TrimSpace(string(out)), 500))
 	}

@@ -465,25 +465,33 @@ func (d *Driver) BrokerOp(ctx context.Context, params map[string]any, result any
 	return nil
 }
 
-// runBrokerOps starts BrokerOps with the extra JVM arguments, feeds it req
-// and returns its stdout.
-func (d *Driver) runBrokerOps(ctx context.Context, req []byte, jvm ...string) (string, error) {
+// oneShotJVM is a JVM of the configured java with args, run in the
+// driver's directory and a process group of its own, killed with the
+// group when ctx ends.
+func (d *Driver) oneShotJVM(ctx context.Context, args ...string) *exec.Cmd {
 	java := d.cfg.Java
 	if java == "" {
 		java = "java"
 	}
+	cmd := exec.CommandContext(ctx, java, args...)
+	cmd.Dir = d.cfg.Dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
+	return cmd
+}
+
+// runBrokerOps starts BrokerOps with the extra JVM arguments, feeds it req
+// and returns its stdout.
+func (d *Driver) runBrokerOps(ctx context.Context, req []byte, jvm ...string) (string, error) {
 	logFile := d.cfg.LogFile + ".brokerops"
 	args := append([]string{"-Xms32m", "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
 		"-Duser.home=" + d.cfg.Dir,
 		"-Drocketmq.home.dir=" + d.cfg.Home,
 		"-Dconformance.logFile=" + logFile,
 		"-Drocketmq.client.logUseSlf4j=true"}, jvm...)
-	cmd := exec.CommandContext(ctx, java, append(args, "-cp", d.cfg.Classpath, "io.sputnikmq.conformance.BrokerOps")...)
-	cmd.Dir = d.cfg.Dir
+	cmd := d.oneShotJVM(ctx, append(args, "-cp", d.cfg.Classpath, "io.sputnikmq.conformance.BrokerOps")...)
 	cmd.Env = append(os.Environ(), "ROCKETMQ_HOME="+d.cfg.Home)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 5 * time.Second
 	cmd.Stdin = strings.NewReader(string(req))
 	stderr, err := os.OpenFile(logFile+".stderr", os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
