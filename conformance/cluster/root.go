@@ -26,3 +26,13 @@ func RepoRoot() (string, error) {
 		dir = parent
 	}
 }
+
+// ClientClasspathScript is the repository's conformance/java/client-classpath.sh,
+// which prints a classpath with another version of the Java client.
+func ClientClasspathScript() (string, error) {
+	root, err := RepoRoot()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(root, "conformance", "java", "client-classpath.sh"), nil
+}

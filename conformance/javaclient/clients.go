@@ -54,7 +54,8 @@ func LitePullWorks(version string) bool {
 // clients run the same with them.
 var OldNettyOpens = []string{"--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED"}
 
-// RunWithClient runs class's main with args in a JVM of its own on the
+// RunWithClient runs class's main with args in a JVM of its own
+// (SoakWorkerJVM's options) on the
 // classpath of client version (resolved once per driver through
 // Config.ClientClasspathScript) and returns its combined output. The JVM
 // is killed when ctx ends or timeout passes; a non-zero exit is an error
@@ -66,8 +67,8 @@ func (d *Driver) RunWithClient(ctx context.Context, version, class string, args 
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	jvm := append([]string{"-Xms32m", "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Duser.home=" + d.cfg.Dir}, OldNettyOpens...)
-	out, err := d.oneShotJVM(ctx, append(append(jvm, "-cp", cp, class), args...)...).CombinedOutput()
+	jvm := append(append([]string{}, SoakWorkerJVM...), "-Duser.home="+d.cfg.Dir, "-cp", cp, class)
+	out, err := d.oneShotJVM(ctx, append(jvm, args...)...).CombinedOutput()
 	if err != nil {
 		return string(out), fmt.Errorf("javaclient: %s with client %s: %w: %s", class, version, err, truncate(strings.TrimSpace(string(out)), 500))
 	}

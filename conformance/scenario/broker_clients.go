@@ -41,9 +41,9 @@ var otherJavaClients = []string{"4.3.2", "4.5.2", "4.7.1", "5.1.4", "5.3.1"}
 // kindsOf are the SoakWorker kinds version runs.
 func kindsOf(version string) []string {
 	if javaclient.LitePullWorks(version) {
-		return []string{"jplain", "jorderly", "jlitepull"}
+		return []string{javaclient.SoakPlain, javaclient.SoakOrderly, javaclient.SoakLitePull}
 	}
-	return []string{"jplain", "jorderly"}
+	return []string{javaclient.SoakPlain, javaclient.SoakOrderly}
 }
 
 const (
@@ -79,10 +79,10 @@ func runOtherClient(ctx context.Context, env *Env, version, kind string) error {
 	if err := createTopic(ctx, env, topic, 8, 6); err != nil {
 		return err
 	}
-	args := []string{env.Namesrv, topic, "CONF_CLIENTS_CG" + id, "CONF_CLIENTS_PG" + id, "cv" + id + "-" + kind, kind,
-		fmt.Sprint(javaVersionMsgs), fmt.Sprint((javaVersionTimeout - 15*time.Second).Milliseconds()), "true"}
+	c := javaclient.SoakCycle{Namesrv: env.Namesrv, Topic: topic, Group: "CONF_CLIENTS_CG" + id, ProducerGroup: "CONF_CLIENTS_PG" + id,
+		Instance: "cv" + id + "-" + kind, Kind: kind, Msgs: javaVersionMsgs, Timeout: javaVersionTimeout - 15*time.Second, Shutdown: true}
 	start := time.Now()
-	out, err := env.Java.RunWithClient(ctx, version, "io.sputnikmq.conformance.SoakWorker", args, javaVersionTimeout)
+	out, err := env.Java.RunWithClient(ctx, version, javaclient.SoakWorkerClass, c.Args(), javaVersionTimeout)
 	if err != nil {
 		return fmt.Errorf("client %s, %s: %w", version, kind, err)
 	}

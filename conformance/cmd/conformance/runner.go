@@ -58,11 +58,11 @@ func (r *runner) close() { r.java.Close() }
 // repository, for the scenarios that run other Java client versions
 // (empty when the repository is not found: they fail saying so).
 func clientClasspathScript() string {
-	root, err := cluster.RepoRoot()
+	script, err := cluster.ClientClasspathScript()
 	if err != nil {
 		return ""
 	}
-	return filepath.Join(root, "conformance", "java", "client-classpath.sh")
+	return script
 }
 
 // shapeFor resolves the cluster a scenario needs for impl. The java column

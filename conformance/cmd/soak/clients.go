@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -81,11 +80,10 @@ func resolveClients(ctx context.Context, o *options) error {
 	if len(o.javaClients) == 0 || !anyJava(o.kinds) {
 		return nil
 	}
-	root, err := cluster.RepoRoot()
+	script, err := cluster.ClientClasspathScript()
 	if err != nil {
 		return err
 	}
-	script := filepath.Join(root, "conformance", "java", "client-classpath.sh")
 	o.clientCP = map[string]string{}
 	for _, v := range o.javaClients {
 		if o.clientCP[v], err = javaclient.ClientClasspath(ctx, script, v); err != nil {

@@ -179,18 +179,18 @@ func runSlot(ctx context.Context, o options, slot int, n *counts) {
 }
 
 // cycleCommand is a cycle's process: soak itself with -worker, or for the
-// j kinds conformance/java's SoakWorker (with javaclient.OldNettyOpens,
-// for the -java-clients before 4.9).
+// j kinds conformance/java's SoakWorker (javaclient.SoakCycle).
 func cycleCommand(o options, kind string, slot, cycle int) *exec.Cmd {
 	if javaKind(kind) {
 		home := filepath.Join(os.TempDir(), "sputnik-soak-javaclients")
 		if o.runDir != "" {
 			home = filepath.Join(o.runDir, "javaclients")
 		}
-		jvm := append([]string{"-Xms32m", "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"}, javaclient.OldNettyOpens...)
-		return exec.Command("java", append(jvm, "-Duser.home="+home, "-cp", classpathOf(o, kind, slot, cycle), "io.sputnikmq.conformance.SoakWorker",
-			o.namesrv, topicOf(slot), groupOf(slot, cycle), producerGroupOf(kind, cycle), instanceOf(slot, cycle), kind,
-			fmt.Sprint(o.msgs), fmt.Sprint(o.cycleTimeout.Milliseconds()), fmt.Sprint(shutsDown(cycle)))...)
+		c := javaclient.SoakCycle{Namesrv: o.namesrv, Topic: topicOf(slot), Group: groupOf(slot, cycle),
+			ProducerGroup: producerGroupOf(kind, cycle), Instance: instanceOf(slot, cycle), Kind: kind,
+			Msgs: o.msgs, Timeout: o.cycleTimeout, Shutdown: shutsDown(cycle)}
+		jvm := append(append([]string{}, javaclient.SoakWorkerJVM...), "-Duser.home="+home, "-cp", classpathOf(o, kind, slot, cycle), javaclient.SoakWorkerClass)
+		return exec.Command("java", append(jvm, c.Args()...)...)
 	}
 	self, err := os.Executable()
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/apache/rocketmq-client-go/v2/consumer"
 	"github.com/apache/rocketmq-client-go/v2/primitive"
+
+	"github.com/sputnikmq/sputnik/conformance/javaclient"
 )
 
 // A cycle's kind says how it sends and what its consumer checks; each
@@ -52,9 +54,9 @@ const (
 	kindTx        = "tx"
 	kindTag       = "tag"
 	kindSQL       = "sql"
-	kindJPlain    = "jplain"
-	kindJOrderly  = "jorderly"
-	kindJLitePull = "jlitepull"
+	kindJPlain    = javaclient.SoakPlain
+	kindJOrderly  = javaclient.SoakOrderly
+	kindJLitePull = javaclient.SoakLitePull
 )
 
 // allKinds is -kinds' default.
