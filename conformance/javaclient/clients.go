@@ -19,11 +19,16 @@ import (
 // ClientClasspath runs script (conformance/java/client-classpath.sh) for
 // version and returns the classpath it prints.
 func ClientClasspath(ctx context.Context, script, version string) (string, error) {
-	cmd := exec.CommandContext(ctx, script, version)
+	return classpathOf(ctx, script, version, "client")
+}
+
+// classpathOf runs script for version of artifact ("client" or "tools").
+func classpathOf(ctx context.Context, script, version, artifact string) (string, error) {
+	cmd := exec.CommandContext(ctx, script, version, artifact)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return "", fmt.Errorf("%s %s: %w (needs java and mvn; see conformance/README.md)", script, version, err)
+		return "", fmt.Errorf("%s %s %s: %w (needs java and mvn; see conformance/README.md)", script, version, artifact, err)
 	}
 	return strings.TrimSpace(string(out)), nil
 }
@@ -75,23 +80,60 @@ func (d *Driver) RunWithClient(ctx context.Context, version, class string, args 
 	return string(out), nil
 }
 
-// clientClasspath is version's classpath, resolved on first use.
+// MQAdminStartupClass is the tools' command line (mqadmin), in every
+// version.
+const MQAdminStartupClass = "org.apache.rocketmq.tools.command.MQAdminStartup"
+
+// MQAdminWithTools runs one mqadmin command line of the tools of version
+// (rocketmq-tools from Maven Central, resolved once per driver through
+// Config.ClientClasspathScript) in a JVM of its own, with Config.Home as
+// its ROCKETMQ_HOME, and returns what it printed. As with MQAdmin, failure
+// shows only in the output; err is about the JVM (killed when ctx ends or
+// timeout passes).
+func (d *Driver) MQAdminWithTools(ctx context.Context, version string, timeout time.Duration, args ...string) (out, errOut string, err error) {
+	cp, err := d.classpath(ctx, version, "tools")
+	if err != nil {
+		return "", "", err
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	jvm := append(append([]string{}, SoakWorkerJVM...), "-Duser.home="+d.cfg.Dir, "-Drocketmq.home.dir="+d.cfg.Home,
+		"-cp", cp, MQAdminStartupClass)
+	cmd := d.oneShotJVM(ctx, append(jvm, args...)...)
+	cmd.Env = append(os.Environ(), "ROCKETMQ_HOME="+d.cfg.Home)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return stdout.String(), stderr.String(), fmt.Errorf("javaclient: mqadmin %s of tools %s: %w: %s", args[0], version, err,
+			truncate(strings.TrimSpace(stdout.String()+stderr.String()), 500))
+	}
+	return stdout.String(), stderr.String(), nil
+}
+
+// clientClasspath is version's client classpath, resolved on first use.
 func (d *Driver) clientClasspath(ctx context.Context, version string) (string, error) {
+	return d.classpath(ctx, version, "client")
+}
+
+// classpath is the classpath of artifact ("client" or "tools") at
+// version, resolved on first use.
+func (d *Driver) classpath(ctx context.Context, version, artifact string) (string, error) {
 	d.clientsMu.Lock()
 	defer d.clientsMu.Unlock()
-	if cp, ok := d.clients[version]; ok {
+	key := artifact + " " + version
+	if cp, ok := d.clients[key]; ok {
 		return cp, nil
 	}
 	if d.cfg.ClientClasspathScript == "" {
-		return "", fmt.Errorf("javaclient: no client-classpath.sh configured for client %s", version)
+		return "", fmt.Errorf("javaclient: no client-classpath.sh configured for %s %s", artifact, version)
 	}
-	cp, err := ClientClasspath(ctx, d.cfg.ClientClasspathScript, version)
+	cp, err := classpathOf(ctx, d.cfg.ClientClasspathScript, version, artifact)
 	if err != nil {
 		return "", err
 	}
 	if d.clients == nil {
 		d.clients = map[string]string{}
 	}
-	d.clients[version] = cp
+	d.clients[key] = cp
 	return cp, nil
 }

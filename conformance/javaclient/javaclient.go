@@ -51,7 +51,7 @@ type Driver struct {
 	nextID  int64
 
 	clientsMu sync.Mutex        // guards clients
-	clients   map[string]string // client version → classpath
+	clients   map[string]string // "client 4.7.1", "tools 4.3.2" → classpath
 }
 
 // Error is a failure reported by the Java side: an exception, with the

@@ -151,3 +151,36 @@ func TestBrokerScenariosTagged(t *testing.T) {
 		t.Errorf("%d broker scenarios registered, want at least 20", n)
 	}
 }
+
+func TestToolsFailure(t *testing.T) {
+	tests := []struct{ name, out, want string }{
+		{"success", "create topic to 127.0.0.1:10911 success.\n", ""},
+		{"deepest cause", "org.apache.rocketmq.tools.command.SubCommandException: TopicStatusSubCommand command failed\n" +
+			"\tat org.apache.rocketmq.tools.command.MQAdminStartup.main0(MQAdminStartup.java:165)\n" +
+			"Caused by: org.apache.rocketmq.client.exception.MQBrokerException: CODE: 3  DESC:  request type 351 not supported\n" +
+			"\tat org.apache.rocketmq.client.impl.MQClientAPIImpl.getTopicConfig(MQClientAPIImpl.java:3078)\n",
+			"org.apache.rocketmq.client.exception.MQBrokerException: CODE: 3  DESC:  request type 351 not supported"},
+		{"no cause", "java.lang.IllegalStateException: boom\n\tat x.y(Z.java:1)\n", "java.lang.IllegalStateException: boom"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := toolsFailure(tt.out); got != tt.want {
+				t.Fatalf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestToolsMasks(t *testing.T) {
+	ids := "C000020224384E0E2F2A1523E6C70000 FD00000000000000000000000000000224DF4E0E2F2A1523F8000000\nCommitLog Offset: 579"
+	if got, want := maskMsgIDs(ids), "<msgId> <msgId>\nCommitLog Offset: <offset>"; got != want {
+		t.Fatalf("maskMsgIDs: got %q, want %q", got, want)
+	}
+	cl := "#Cluster Name #Broker Name #BID #Addr #Version #InTPS(LOAD) #Hour #ACTIVATED\n" +
+		"C1 broker-a 0 <broker-a> V4_9_8 12.50(0,3ms) 0.04 -1.0000 false"
+	want := "#Cluster Name #Broker Name #BID #Addr #Version #InTPS(LOAD) #Hour #ACTIVATED\n" +
+		"C1 broker-a 0 <broker-a> V4_9_8 N(N,Nms) N N false"
+	if got := maskClusterRates(cl); got != want {
+		t.Fatalf("maskClusterRates: got %q, want %q", got, want)
+	}
+}

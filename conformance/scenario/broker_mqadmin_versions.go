@@ -1,0 +1,305 @@
+package scenario
+
+// mqadmin of other versions than 4.9.8. Operators keep the tools they
+// have when they swap the broker: the mqadmin of an older 4.x release, or
+// the 5.x one, whose requests and JSON classes differ from 4.9.8's. Each
+// version's rocketmq-tools comes from Maven Central
+// (conformance/java/client-classpath.sh VERSION tools) and runs in a JVM of
+// its own (javaclient.Driver.MQAdminWithTools) through a life cycle of a
+// topic and a group: create, send, route, status, query by key, unique
+// key and offset, a group's progress and offset reset, broker status,
+// cluster list, delete. Every masked output is recorded for the
+// comparison with the Java broker's run, including the commands a 5.x
+// mqadmin cannot do against a 4.9.8 broker (toolsUnsupported).
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sputnikmq/sputnik/conformance/rawclient"
+	"github.com/sputnikmq/sputnik/remoting/protocol"
+	"github.com/sputnikmq/sputnik/remoting/wire"
+)
+
+func init() {
+	Register(&Scenario{
+		Name: "broker/mqadmin/tools-versions",
+		Doc: "mqadmin of rocketmq-tools 4.3.2, 4.7.1, 5.1.4 and 5.3.1 (Maven Central): updateTopic, sendMessage, topicRoute, " +
+			"topicStatus, queryMsgByKey, queryMsgByUniqueKey, queryMsgByOffset, updateSubGroup, consumerProgress, " +
+			"resetOffsetByTime (group offline), brokerStatus, clusterList, deleteSubGroup and deleteTopic print what they " +
+			"print against Java's broker",
+		Tags:    tags("mqadmin", "javaclient", "raw", "clients"),
+		Timeout: 8 * time.Minute,
+		Run:     brokerToolsVersions,
+	})
+}
+
+// otherToolsVersions are the mqadmin versions the scenario runs, each on
+// a topic and group of its own, at the same time.
+var otherToolsVersions = []string{"4.3.2", "4.7.1", "5.1.4", "5.3.1"}
+
+// toolsUnsupported are the commands whose 5.x implementation asks a
+// request a 4.9.8 broker does not serve: topicStatus and consumerProgress
+// read the topic's config first with GET_TOPIC_CONFIG (351, 5.x only),
+// which Java 4.9.8 and Sputnik both answer REQUEST_CODE_NOT_SUPPORTED. Their failure is
+// recorded as the observation.
+var toolsUnsupported = map[string]bool{"5 topicStatus": true, "5 consumerProgress": true}
+
+const toolsCmdTimeout = 60 * time.Second // one mqadmin JVM
+
+func brokerToolsVersions(ctx context.Context, env *Env) error {
+	obs := make([][]Observation, len(otherToolsVersions))
+	errs := make([]error, len(otherToolsVersions))
+	var wg sync.WaitGroup
+	for i, v := range otherToolsVersions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t := &toolsRun{env: env, version: v}
+			errs[i] = t.run(ctx)
+			obs[i] = t.obs
+		}()
+	}
+	wg.Wait()
+	for i := range otherToolsVersions {
+		for _, o := range obs[i] {
+			env.Observe(o.Name, o.Text)
+		}
+	}
+	for i, err := range errs {
+		if err != nil {
+			return fmt.Errorf("mqadmin %s: %w", otherToolsVersions[i], err)
+		}
+	}
+	return nil
+}
+
+// toolsRun is one version's life cycle; obs collects its observations
+// (recorded in version order once every version is done).
+type toolsRun struct {
+	env     *Env
+	version string
+	obs     []Observation
+}
+
+func (t *toolsRun) major() string { return strings.SplitN(t.version, ".", 2)[0] }
+
+// admin runs one command, records its masked output (or its failure) and
+// returns the output unmasked. A failure is an error unless
+// toolsUnsupported lists the command for this major version.
+func (t *toolsRun) admin(ctx context.Context, mask func(string) string, args ...string) (string, error) {
+	out, errOut, err := t.env.Java.MQAdminWithTools(ctx, t.version, toolsCmdTimeout, args...)
+	t.env.Log.Printf("mqadmin %s %s\n--- out\n%s--- err\n%s", t.version, strings.Join(args, " "), out, errOut)
+	if err != nil {
+		return "", err
+	}
+	name := t.version + " " + args[0]
+	if failed := toolsFailure(out + errOut); failed != "" {
+		t.obs = append(t.obs, Observation{Name: name, Text: "failed: " + maskAdmin(t.env, failed)})
+		if toolsUnsupported[t.major()+" "+args[0]] {
+			return "", nil
+		}
+		return "", fmt.Errorf("%s failed: %s", args[0], failed)
+	}
+	if mask == nil {
+		mask = func(s string) string { return s }
+	}
+	t.obs = append(t.obs, Observation{Name: name, Text: mask(maskAdmin(t.env, out))})
+	return out, nil
+}
+
+// toolsFailure is the cause mqadmin printed for a failed command (the
+// deepest "Caused by" line, or the first line naming an exception), or ""
+// when it did not fail. Stack frames differ between tool versions only.
+func toolsFailure(out string) string {
+	var first, cause string
+	for _, l := range strings.Split(out, "\n") {
+		l = strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(l, "Caused by: "):
+			cause = strings.TrimPrefix(l, "Caused by: ")
+		case first == "" && (strings.Contains(l, "Exception") || strings.Contains(l, "command failed")):
+			first = l
+		}
+	}
+	if cause != "" {
+		return cause
+	}
+	return first
+}
+
+var (
+	toolsMsgIDRE   = regexp.MustCompile(`\b[0-9A-F]{32}([0-9A-F]{24})?\b`)
+	toolsOffsetRE  = regexp.MustCompile(`(CommitLog Offset:\s+)\d+`)
+	toolsNumberRE  = regexp.MustCompile(`-?\d+(\.\d+)?`)
+	toolsSendIDsRE = regexp.MustCompile(`SEND_OK\s+([0-9A-F]+)`)
+)
+
+// maskMsgIDs masks message ids (unique keys and offset ids, IPv4 or IPv6)
+// and commit-log offsets, which follow what earlier scenarios stored.
+func maskMsgIDs(s string) string {
+	s = toolsMsgIDRE.ReplaceAllString(s, "<msgId>")
+	return toolsOffsetRE.ReplaceAllString(s, "${1}<offset>")
+}
+
+// maskClusterRates keeps clusterList's cluster, broker, id, address and
+// version columns and masks the numbers of the rest (rates, hours, disk
+// ratios, timer progress), whose shape stays.
+func maskClusterRates(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "#") {
+			continue
+		}
+		f := strings.SplitN(l, " ", 6)
+		if len(f) == 6 {
+			f[5] = toolsNumberRE.ReplaceAllString(f[5], "N")
+			lines[i] = strings.Join(f, " ")
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (t *toolsRun) run(ctx context.Context) error {
+	env := t.env
+	id := strings.ReplaceAll(t.version, ".", "_")
+	topic, group, key := "ToolsVersions"+id, "CONF_TOOLS_CG"+id, "ToolsKey"+id
+	ns, b := env.Namesrv, env.Brokers[0]
+	steps := [][]string{
+		{"updateTopic", "-n", ns, "-c", env.Cluster, "-t", topic, "-r", "4", "-w", "4"},
+		{"updateSubGroup", "-n", ns, "-c", env.Cluster, "-g", group},
+	}
+	for _, s := range steps {
+		if _, err := t.admin(ctx, nil, s...); err != nil {
+			return err
+		}
+	}
+	var ids []string
+	for i := range 2 {
+		out, err := t.admin(ctx, maskMsgIDs, "sendMessage", "-n", ns, "-t", topic, "-p", fmt.Sprintf("tools-%s-%d", id, i), "-k", key,
+			"-b", b.Name, "-i", "1")
+		if err != nil {
+			return err
+		}
+		m := toolsSendIDsRE.FindStringSubmatch(out)
+		if m == nil {
+			return fmt.Errorf("sendMessage printed no message id: %s", firstLines(out, 4))
+		}
+		ids = append(ids, m[1])
+	}
+	steps = [][]string{
+		{"topicRoute", "-n", ns, "-t", topic},
+		{"topicStatus", "-n", ns, "-t", topic},
+		{"queryMsgByKey", "-n", ns, "-t", topic, "-k", key},
+		{"queryMsgByUniqueKey", "-n", ns, "-t", topic, "-i", ids[1]},
+		{"queryMsgByOffset", "-n", ns, "-t", topic, "-b", b.Name, "-i", "1", "-o", "0"},
+	}
+	for _, s := range steps {
+		if _, err := t.admin(ctx, maskMsgIDs, s...); err != nil {
+			return err
+		}
+	}
+	if err := t.registerGroup(ctx, topic, group, id); err != nil {
+		return err
+	}
+	steps = [][]string{
+		{"resetOffsetByTime", "-n", ns, "-g", group, "-t", topic, "-s", "0"},
+	}
+	for _, s := range steps {
+		if _, err := t.admin(ctx, nil, s...); err != nil {
+			return err
+		}
+	}
+	if err := t.progress(ctx, group, "2"); err != nil {
+		return err
+	}
+	if _, err := t.admin(ctx, brokerStatusKeys, "brokerStatus", "-n", ns, "-b", b.Addr); err != nil {
+		return err
+	}
+	if _, err := t.admin(ctx, maskClusterRates, "clusterList", "-n", ns); err != nil {
+		return err
+	}
+	steps = [][]string{
+		{"deleteSubGroup", "-n", ns, "-c", env.Cluster, "-g", group},
+		{"deleteTopic", "-n", ns, "-c", env.Cluster, "-t", topic},
+	}
+	for _, s := range steps {
+		if _, err := t.admin(ctx, nil, s...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// registerGroup gives group what consumerProgress and resetOffsetByTime
+// read, without a client whose last commits could race the commands: a
+// raw HEART_BEAT of one consumer of group on topic (the broker creates
+// %RETRY%group and its route), offsets 0, 2, 0, 0 committed on the four
+// queues (both messages consumed), and UNREGISTER_CLIENT, after which the
+// group has no member online.
+func (t *toolsRun) registerGroup(ctx context.Context, topic, group, id string) error {
+	addr := t.env.Brokers[0].Addr
+	conn, err := rawclient.Dial(ctx, addr)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	clientID := "127.0.0.1@tools-" + id
+	if _, err := rawHeartbeat(ctx, conn, clientID, group, topic, "CLUSTERING"); err != nil {
+		return err
+	}
+	for q, offset := range []string{"0", "2", "0", "0"} {
+		req := rawclient.Request(codeUpdateConsumerOffset, "consumerGroup", group, "topic", topic, "queueId", fmt.Sprint(q), "commitOffset", offset)
+		if err := invokeOK(ctx, conn, req); err != nil {
+			return fmt.Errorf("UPDATE_CONSUMER_OFFSET %s q%d: %w", topic, q, err)
+		}
+	}
+	if err := invokeOK(ctx, conn, rawclient.Request(int32(protocol.ReqUnregisterClient), "clientID", clientID, "consumerGroup", group)); err != nil {
+		return fmt.Errorf("UNREGISTER_CLIENT %s: %w", clientID, err)
+	}
+	return t.progress(ctx, group, "0")
+}
+
+// invokeOK sends req on conn and fails unless the answer is SUCCESS.
+func invokeOK(ctx context.Context, conn *rawclient.Conn, req *wire.Command) error {
+	resp, err := conn.Invoke(ctx, req, defaultRawTimeout)
+	if err != nil {
+		return err
+	}
+	if resp.Code != respSuccess {
+		return &codeError{Code: resp.Code, Remark: resp.Remark}
+	}
+	return nil
+}
+
+// progress records this version's consumerProgress of group, polling
+// until its "Diff Total" is diff (the broker has taken the offsets).
+func (t *toolsRun) progress(ctx context.Context, group, diff string) error {
+	args := []string{"consumerProgress", "-n", t.env.Namesrv, "-g", group}
+	if toolsUnsupported[t.major()+" consumerProgress"] {
+		_, err := t.admin(ctx, nil, args...)
+		return err
+	}
+	var last string
+	err := Eventually(ctx, 20*time.Second, 500*time.Millisecond, func() error {
+		out, errOut, err := t.env.Java.MQAdminWithTools(ctx, t.version, toolsCmdTimeout, args...)
+		if err != nil {
+			return err
+		}
+		last = out + errOut
+		if !strings.Contains(strings.TrimSpace(out)+"\n", "Diff Total: "+diff+"\n") {
+			return fmt.Errorf("consumerProgress of %s: want Diff Total: %s: %s", group, diff, firstLines(last, 12))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	t.env.Log.Printf("mqadmin %s consumerProgress -g %s\n%s", t.version, group, last)
+	t.obs = append(t.obs, Observation{Name: t.version + " consumerProgress diff " + diff, Text: dropRetryRows(maskAdmin(t.env, last))})
+	return nil
+}
