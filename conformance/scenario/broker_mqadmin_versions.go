@@ -16,10 +16,12 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/sputnikmq/sputnik/conformance/javaclient"
 	"github.com/sputnikmq/sputnik/conformance/rawclient"
 	"github.com/sputnikmq/sputnik/remoting/protocol"
 	"github.com/sputnikmq/sputnik/remoting/wire"
@@ -28,10 +30,10 @@ import (
 func init() {
 	Register(&Scenario{
 		Name: "broker/mqadmin/tools-versions",
-		Doc: "mqadmin of rocketmq-tools 4.3.2, 4.7.1, 5.1.4 and 5.3.1 (Maven Central): updateTopic, sendMessage, topicRoute, " +
-			"topicStatus, queryMsgByKey, queryMsgByUniqueKey, queryMsgByOffset, updateSubGroup, consumerProgress, " +
-			"resetOffsetByTime (group offline), brokerStatus, clusterList, deleteSubGroup and deleteTopic print what they " +
-			"print against Java's broker",
+		Doc: "mqadmin of rocketmq-tools 4.3.2, 4.7.1, 5.1.4 and 5.3.1 (Maven Central): updateTopic, updateSubGroup, sendMessage, " +
+			"topicRoute, topicClusterList, topicStatus, queryMsgByKey, queryMsgByUniqueKey, printMsg, queryMsgByOffset, " +
+			"queryMsgById, topicList, consumerProgress, resetOffsetByTime (group offline), brokerStatus, clusterList, " +
+			"getBrokerConfig, brokerConsumeStats, deleteSubGroup and deleteTopic print what they print against Java's broker",
 		Tags:    tags("mqadmin", "javaclient", "raw", "clients"),
 		Timeout: 8 * time.Minute,
 		Run:     brokerToolsVersions,
@@ -133,17 +135,49 @@ func toolsFailure(out string) string {
 }
 
 var (
-	toolsMsgIDRE   = regexp.MustCompile(`\b[0-9A-F]{32}([0-9A-F]{24})?\b`)
-	toolsOffsetRE  = regexp.MustCompile(`(CommitLog Offset:\s+)\d+`)
-	toolsNumberRE  = regexp.MustCompile(`-?\d+(\.\d+)?`)
-	toolsSendIDsRE = regexp.MustCompile(`SEND_OK\s+([0-9A-F]+)`)
+	toolsMsgIDRE    = regexp.MustCompile(`\b[0-9A-F]{32}([0-9A-F]{24})?\b`)
+	toolsOffsetRE   = regexp.MustCompile(`(CommitLog Offset:\s+)\d+`)
+	toolsNumberRE   = regexp.MustCompile(`-?\d+(\.\d+)?`)
+	toolsSendIDsRE  = regexp.MustCompile(`SEND_OK\s+([0-9A-F]+)`)
+	toolsOffsetIDRE = regexp.MustCompile(`OffsetID:\s+([0-9A-F]+)`)
+	toolsExtRE      = regexp.MustCompile(`\b(bornTimestamp|storeTimestamp|commitLogOffset|preparedTransactionOffset)=\d+`)
 )
 
-// maskMsgIDs masks message ids (unique keys and offset ids, IPv4 or IPv6)
-// and commit-log offsets, which follow what earlier scenarios stored.
+// maskMsgIDs masks message ids (unique keys and offset ids, IPv4 or IPv6),
+// commit-log offsets, which follow what earlier scenarios stored, and the
+// times MessageExt.toString prints (printMsg).
 func maskMsgIDs(s string) string {
 	s = toolsMsgIDRE.ReplaceAllString(s, "<msgId>")
-	return toolsOffsetRE.ReplaceAllString(s, "${1}<offset>")
+	s = toolsOffsetRE.ReplaceAllString(s, "${1}<offset>")
+	return toolsExtRE.ReplaceAllString(s, "${1}=<n>")
+}
+
+// topicLines keeps the lines that name topic or group (topicList and
+// brokerConsumeStats list every topic or group of the cluster, which
+// follow the scenarios run before).
+func topicLines(topic, group string) func(string) string {
+	return func(s string) string {
+		var out []string
+		for _, l := range strings.Split(s, "\n") {
+			if strings.HasPrefix(l, "#") || strings.Contains(l, topic) || strings.Contains(l, group) {
+				out = append(out, l)
+			}
+		}
+		return strings.Join(out, "\n")
+	}
+}
+
+// configKeys is getBrokerConfig's sorted keys: values hold paths, host
+// names and addresses (another scenario compares values).
+func configKeys(s string) string {
+	var keys []string
+	for _, l := range strings.Split(s, "\n") {
+		if k, _, ok := strings.Cut(l, "="); ok {
+			keys = append(keys, strings.TrimSpace(k))
+		}
+	}
+	slices.Sort(keys)
+	return strings.Join(keys, "\n")
 }
 
 // maskClusterRates keeps clusterList's cluster, broker, id, address and
@@ -193,15 +227,34 @@ func (t *toolsRun) run(ctx context.Context) error {
 	}
 	steps = [][]string{
 		{"topicRoute", "-n", ns, "-t", topic},
+		{"topicClusterList", "-n", ns, "-t", topic},
 		{"topicStatus", "-n", ns, "-t", topic},
 		{"queryMsgByKey", "-n", ns, "-t", topic, "-k", key},
 		{"queryMsgByUniqueKey", "-n", ns, "-t", topic, "-i", ids[1]},
-		{"queryMsgByOffset", "-n", ns, "-t", topic, "-b", b.Name, "-i", "1", "-o", "0"},
+		{"printMsg", "-n", ns, "-t", topic},
 	}
 	for _, s := range steps {
 		if _, err := t.admin(ctx, maskMsgIDs, s...); err != nil {
 			return err
 		}
+	}
+	out, err := t.admin(ctx, maskMsgIDs, "queryMsgByOffset", "-n", ns, "-t", topic, "-b", b.Name, "-i", "1", "-o", "0")
+	if err != nil {
+		return err
+	}
+	m := toolsOffsetIDRE.FindStringSubmatch(out)
+	if m == nil {
+		return fmt.Errorf("queryMsgByOffset printed no OffsetID: %s", firstLines(out, 4))
+	}
+	byID := []string{"queryMsgById", "-n", ns, "-i", m[1]}
+	if major, minor, _ := javaclient.VersionOf(t.version); major > 5 || major == 5 && minor >= 3 {
+		byID = append(byID, "-t", topic) // 5.3.1 requires it, 5.1.4 refuses it
+	}
+	if _, err := t.admin(ctx, maskMsgIDs, byID...); err != nil {
+		return err
+	}
+	if _, err := t.admin(ctx, topicLines(topic, group), "topicList", "-n", ns); err != nil {
+		return err
 	}
 	if err := t.registerGroup(ctx, topic, group, id); err != nil {
 		return err
@@ -221,6 +274,12 @@ func (t *toolsRun) run(ctx context.Context) error {
 		return err
 	}
 	if _, err := t.admin(ctx, maskClusterRates, "clusterList", "-n", ns); err != nil {
+		return err
+	}
+	if _, err := t.admin(ctx, configKeys, "getBrokerConfig", "-n", ns, "-b", b.Addr); err != nil {
+		return err
+	}
+	if _, err := t.admin(ctx, topicLines(topic, group), "brokerConsumeStats", "-n", ns, "-b", b.Addr); err != nil {
 		return err
 	}
 	steps = [][]string{
