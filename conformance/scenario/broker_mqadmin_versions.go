@@ -8,7 +8,8 @@ package scenario
 // its own (javaclient.Driver.MQAdminWithTools) through a life cycle of a
 // topic and a group: create, send, route, status, query by key, unique
 // key and offset, a group's progress and offset reset, broker status,
-// cluster list, delete. Every masked output is recorded for the
+// cluster list, the name server's config, KV and order config, delete.
+// Every masked output is recorded for the
 // comparison with the Java broker's run, including the commands a 5.x
 // mqadmin cannot do against a 4.9.8 broker (toolsUnsupported).
 
@@ -33,7 +34,8 @@ func init() {
 		Doc: "mqadmin of rocketmq-tools 4.3.2, 4.7.1, 5.1.4 and 5.3.1 (Maven Central): updateTopic, updateSubGroup, sendMessage, " +
 			"topicRoute, topicClusterList, topicStatus, queryMsgByKey, queryMsgByUniqueKey, printMsg, queryMsgByOffset, " +
 			"queryMsgById, topicList, consumerProgress, resetOffsetByTime (group offline), brokerStatus, clusterList, " +
-			"getBrokerConfig, brokerConsumeStats, deleteSubGroup and deleteTopic print what they print against Java's broker",
+			"getBrokerConfig, brokerConsumeStats, getNamesrvConfig, updateKvConfig, deleteKvConfig, updateOrderConf put/get/delete, " +
+			"deleteSubGroup and deleteTopic print what they print against Java's broker and name server",
 		Tags:    tags("mqadmin", "javaclient", "raw", "clients"),
 		Timeout: 8 * time.Minute,
 		Run:     brokerToolsVersions,
@@ -100,6 +102,9 @@ func (t *toolsRun) admin(ctx context.Context, mask func(string) string, args ...
 		return "", err
 	}
 	name := t.version + " " + args[0]
+	if i := slices.Index(args, "-m"); i >= 0 && i+1 < len(args) {
+		name += " -m " + args[i+1] // updateOrderConf put, get, delete
+	}
 	if failed := toolsFailure(out + errOut); failed != "" {
 		t.obs = append(t.obs, Observation{Name: name, Text: "failed: " + maskAdmin(t.env, failed)})
 		if toolsUnsupported[t.major()+" "+args[0]] {
@@ -283,11 +288,21 @@ func (t *toolsRun) run(ctx context.Context) error {
 		return err
 	}
 	steps = [][]string{
+		{"getNamesrvConfig", "-n", ns},
+		{"updateKvConfig", "-n", ns, "-s", "TOOLS_VERSIONS", "-k", key, "-v", id},
+		{"deleteKvConfig", "-n", ns, "-s", "TOOLS_VERSIONS", "-k", key},
+		{"updateOrderConf", "-n", ns, "-t", topic, "-m", "put", "-v", b.Name + ":4"},
+		{"updateOrderConf", "-n", ns, "-t", topic, "-m", "get"},
+		{"updateOrderConf", "-n", ns, "-t", topic, "-m", "delete"},
 		{"deleteSubGroup", "-n", ns, "-c", env.Cluster, "-g", group},
 		{"deleteTopic", "-n", ns, "-c", env.Cluster, "-t", topic},
 	}
 	for _, s := range steps {
-		if _, err := t.admin(ctx, nil, s...); err != nil {
+		mask := func(s string) string { return s }
+		if s[0] == "getNamesrvConfig" {
+			mask = configKeys
+		}
+		if _, err := t.admin(ctx, mask, s...); err != nil {
 			return err
 		}
 	}
