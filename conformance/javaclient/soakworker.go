@@ -14,6 +14,7 @@ const (
 	SoakPlain    = "jplain"
 	SoakOrderly  = "jorderly"
 	SoakLitePull = "jlitepull"
+	SoakTx       = "jtx"
 )
 
 // SoakWorkerJVM are the JVM options of a SoakWorker: a small heap, and

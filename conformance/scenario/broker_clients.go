@@ -6,7 +6,9 @@ package scenario
 // (conformance/java/client-classpath.sh) and run conformance/java's
 // SoakWorker, the soak's Java cycle: it sends a batch of messages and its
 // consumer must receive every one (orderly: each key's messages first
-// delivered in order). The 5.x lite-pull consumer is not among them: it
+// delivered in order; transactional: the committed ones, including those
+// the broker's check-back asked the producer about, and no rolled-back
+// one). The 5.x lite-pull consumer is not among them: it
 // pulls with LITE_PULL_MESSAGE (361), which a 4.9.8 broker does not know;
 // the scenario sends that request itself and records the answer.
 
@@ -25,7 +27,8 @@ func init() {
 	Register(&Scenario{
 		Name: "broker/clients/java-versions",
 		Doc: "the official Java client 4.3.2, 4.5.2, 4.7.1, 5.1.4 and 5.3.1 (Maven Central) each send 40 messages and receive " +
-			"them with a concurrent push consumer, and by sharding key with an orderly one (per-key order); 4.7.1 also with " +
+			"them with a concurrent push consumer, by sharding key with an orderly one (per-key order), and in transactions " +
+			"(commit, rollback, and UNKNOW committed by the broker's check-back; never a rolled-back one); 4.7.1 also with " +
 			"async sends and a lite-pull consumer; LITE_PULL_MESSAGE (361, 5.x lite pull) gets the broker's answer to an unknown code",
 		Tags:    tags("javaclient", "raw", "clients"),
 		Timeout: 8 * time.Minute,
@@ -34,16 +37,17 @@ func init() {
 }
 
 // otherJavaClients are the client versions the scenario runs; each runs
-// the plain and orderly SoakWorker kinds, and lite pull where it works
-// against a 4.9.8 broker (javaclient.LitePullWorks).
+// the plain, orderly and transactional SoakWorker kinds, and lite pull
+// where it works against a 4.9.8 broker (javaclient.LitePullWorks).
 var otherJavaClients = []string{"4.3.2", "4.5.2", "4.7.1", "5.1.4", "5.3.1"}
 
 // kindsOf are the SoakWorker kinds version runs.
 func kindsOf(version string) []string {
+	kinds := []string{javaclient.SoakPlain, javaclient.SoakOrderly, javaclient.SoakTx}
 	if javaclient.LitePullWorks(version) {
-		return []string{javaclient.SoakPlain, javaclient.SoakOrderly, javaclient.SoakLitePull}
+		kinds = append(kinds, javaclient.SoakLitePull)
 	}
-	return []string{javaclient.SoakPlain, javaclient.SoakOrderly}
+	return kinds
 }
 
 const (

@@ -23,16 +23,19 @@ import (
 // kinds, so that every group meets every kind: with as many groups as
 // kinds, a slot's group would always run the same kind (and an orderly
 // group would always wait out the locks of its vanished last member).
-const groupsPerSlot = 11
+const groupsPerSlot = 13
 
 func topicOf(slot int) string        { return fmt.Sprintf("SoakT%d", slot) }
 func groupOf(slot, cycle int) string { return fmt.Sprintf("SoakCG%d_%d", slot, cycle%groupsPerSlot) }
 
 // producerGroupOf is a cycle's producer group: one of seven, or for tx
-// cycles txProducerGroup.
+// and jtx cycles txProducerGroup and jtxProducerGroup.
 func producerGroupOf(kind string, cycle int) string {
-	if kind == kindTx {
+	switch kind {
+	case kindTx:
 		return txProducerGroup
+	case kindJTx:
+		return jtxProducerGroup
 	}
 	return fmt.Sprintf("SoakPG%d", cycle%7)
 }

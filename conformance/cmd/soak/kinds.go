@@ -44,8 +44,10 @@ import (
 // SoakWorker in a JVM of their own, with the same
 // bodies, topics and groups: jplain (SEND_MESSAGE_V2 sync sends, a
 // concurrent push consumer), jorderly (the orderly kind's promise with a
-// MessageQueueSelector and MessageListenerOrderly) and jlitepull (async
-// sends, a DefaultLitePullConsumer).
+// MessageQueueSelector and MessageListenerOrderly), jlitepull (async
+// sends, a DefaultLitePullConsumer) and jtx (the tx kind's promise with a
+// TransactionMQProducer, in a producer group of its own, jtxProducerGroup:
+// a Go tx producer would roll back a jtx message it is asked about).
 const (
 	kindPlain     = "plain"
 	kindOrderly   = "orderly"
@@ -57,14 +59,15 @@ const (
 	kindJPlain    = javaclient.SoakPlain
 	kindJOrderly  = javaclient.SoakOrderly
 	kindJLitePull = javaclient.SoakLitePull
+	kindJTx       = javaclient.SoakTx
 )
 
 // allKinds is -kinds' default.
-var allKinds = []string{kindPlain, kindOrderly, kindDelay, kindRetry, kindTx, kindTag, kindSQL, kindJPlain, kindJOrderly, kindJLitePull}
+var allKinds = []string{kindPlain, kindOrderly, kindDelay, kindRetry, kindTx, kindTag, kindSQL, kindJPlain, kindJOrderly, kindJLitePull, kindJTx}
 
 // javaKind says whether kind's cycles run the Java client.
 func javaKind(kind string) bool {
-	return kind == kindJPlain || kind == kindJOrderly || kind == kindJLitePull
+	return kind == kindJPlain || kind == kindJOrderly || kind == kindJLitePull || kind == kindJTx
 }
 
 // anyJava says whether any of kinds runs the Java client.
@@ -124,6 +127,10 @@ func selectorOf(kind string) consumer.MessageSelector {
 // after the cycle that sent it has gone.
 const txProducerGroup = "SoakTxPG"
 
+// jtxProducerGroup is the same for the jtx cycles (SoakWorker answers a
+// check-back for a jtx body only).
+const jtxProducerGroup = "SoakJTxPG"
+
 func parseKinds(s string) ([]string, error) {
 	var kinds []string
 	for _, k := range strings.Split(s, ",") {
@@ -131,7 +138,7 @@ func parseKinds(s string) ([]string, error) {
 		switch k {
 		case "":
 			continue
-		case kindPlain, kindOrderly, kindDelay, kindRetry, kindTx, kindTag, kindSQL, kindJPlain, kindJOrderly, kindJLitePull:
+		case kindPlain, kindOrderly, kindDelay, kindRetry, kindTx, kindTag, kindSQL, kindJPlain, kindJOrderly, kindJLitePull, kindJTx:
 			kinds = append(kinds, k)
 		default:
 			return nil, fmt.Errorf("-kinds: unknown kind %q (have %s)", k, strings.Join(allKinds, ","))
@@ -182,10 +189,11 @@ func txOutcome(i int, checking bool) primitive.LocalTransactionState {
 	return primitive.UnknowState
 }
 
-// rolledBack says whether body is a tx message that was rolled back.
+// rolledBack says whether body is a tx or jtx message that was rolled
+// back (both kinds decide by the index alike).
 func rolledBack(body string) bool {
 	kind, i, ok := parseBody(body)
-	return ok && kind == kindTx && txOutcome(i, true) == primitive.RollbackMessageState
+	return ok && (kind == kindTx || kind == kindJTx) && txOutcome(i, true) == primitive.RollbackMessageState
 }
 
 // txListener answers for tx messages from their bodies alone.

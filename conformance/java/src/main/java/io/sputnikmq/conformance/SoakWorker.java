@@ -16,9 +16,12 @@ import org.apache.rocketmq.client.consumer.listener.ConsumeOrderlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerOrderly;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.LocalTransactionState;
 import org.apache.rocketmq.client.producer.SendCallback;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
+import org.apache.rocketmq.client.producer.TransactionListener;
+import org.apache.rocketmq.client.producer.TransactionMQProducer;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
@@ -34,9 +37,12 @@ import org.apache.rocketmq.common.message.MessageExt;
  * <p>Kinds: jplain (sync sends, SEND_MESSAGE_V2; a concurrent push consumer), jorderly (sends to
  * the queue of each message's key, i % 8, through a MessageQueueSelector; an orderly push consumer,
  * LOCK_BATCH_MQ; the first delivery of each message of a key must follow those of the key's earlier
- * messages), jlitepull (async sends; a DefaultLitePullConsumer with auto-commit). Every consumer
- * fails the cycle when it sees a rolled-back transactional message of the Go tx kind (kinds.go
- * txOutcome: index % 3 == 1).
+ * messages), jlitepull (async sends; a DefaultLitePullConsumer with auto-commit), jtx (a
+ * TransactionMQProducer: message i commits when i % 3 is 0, rolls back when 1 and is left UNKNOW
+ * when 2, to be committed by the broker's check-back, CHECK_TRANSACTION_STATE, answered by whichever
+ * producer of the group it asks; a concurrent push consumer must get the committed ones). Every
+ * consumer fails the cycle when it sees a rolled-back transactional message of the Go tx kind or of
+ * jtx (kinds.go txOutcome: index % 3 == 1).
  *
  * <p>Usage: SoakWorker namesrv topic group producerGroup instance kind msgs timeoutMs shutdown.
  * Exit 0 when every message arrived, 1 otherwise (the reason on stdout). With shutdown "true" the
@@ -93,7 +99,7 @@ public final class SoakWorker {
     }
 
     private int run() throws Exception {
-        DefaultMQProducer p = new DefaultMQProducer(producerGroup);
+        DefaultMQProducer p = newProducer();
         p.setNamesrvAddr(ns);
         p.setInstanceName(instance);
         p.setSendMsgTimeout(10000);
@@ -101,7 +107,9 @@ public final class SoakWorker {
         for (int i = 0; i < msgs; i++) {
             String body = instance + "-" + kind + "-" + i;
             send(p, body, i);
-            want.add(body);
+            if (!rolledBack(body)) {
+                want.add(body);
+            }
         }
         AutoCloseable c = startConsumer();
         done.await(Math.max(0, deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
@@ -115,6 +123,52 @@ public final class SoakWorker {
             p.shutdown();
         }
         return 0;
+    }
+
+    private DefaultMQProducer newProducer() {
+        if (!"jtx".equals(kind)) {
+            return new DefaultMQProducer(producerGroup);
+        }
+        TransactionMQProducer p = new TransactionMQProducer(producerGroup);
+        p.setTransactionListener(new TransactionListener() {
+            @Override
+            public LocalTransactionState executeLocalTransaction(Message m, Object arg) {
+                return txOutcome(new String(m.getBody(), StandardCharsets.UTF_8), false);
+            }
+
+            @Override
+            public LocalTransactionState checkLocalTransaction(MessageExt m) {
+                return txOutcome(new String(m.getBody(), StandardCharsets.UTF_8), true);
+            }
+        });
+        return p;
+    }
+
+    /**
+     * What the local transaction of a jtx body decides (checking: what a check-back answers): by its
+     * index, commit when i % 3 is 0, roll back when 1, UNKNOW (commit when checked) when 2; any
+     * other body is rolled back.
+     */
+    static LocalTransactionState txOutcome(String body, boolean checking) {
+        String[] parts = body.split("-");
+        if (parts.length != 4 || !"jtx".equals(parts[2]) || !parts[3].matches("[0-9]+")) {
+            return LocalTransactionState.ROLLBACK_MESSAGE;
+        }
+        switch (Integer.parseInt(parts[3]) % 3) {
+            case 0:
+                return LocalTransactionState.COMMIT_MESSAGE;
+            case 1:
+                return LocalTransactionState.ROLLBACK_MESSAGE;
+            default:
+                return checking ? LocalTransactionState.COMMIT_MESSAGE : LocalTransactionState.UNKNOW;
+        }
+    }
+
+    /** Whether body is a transactional message (Go tx or jtx kind) that was rolled back. */
+    static boolean rolledBack(String body) {
+        String[] parts = body.split("-");
+        return parts.length == 4 && ("tx".equals(parts[2]) || "jtx".equals(parts[2]))
+            && parts[3].matches("[0-9]+") && Integer.parseInt(parts[3]) % 3 == 1;
     }
 
     /** Sends until the broker acknowledges (SEND_OK) or the deadline passed. */
@@ -166,6 +220,8 @@ public final class SoakWorker {
                 }
                 return (SendResult) out.get();
             }
+            case "jtx":
+                return ((TransactionMQProducer) p).sendMessageInTransaction(m, null);
             default:
                 return p.send(m);
         }
@@ -220,7 +276,7 @@ public final class SoakWorker {
             for (MessageExt m : list) {
                 String body = new String(m.getBody(), StandardCharsets.UTF_8);
                 String[] parts = body.split("-");
-                if (parts.length == 4 && "tx".equals(parts[2]) && Integer.parseInt(parts[3]) % 3 == 1) {
+                if (rolledBack(body)) {
                     breakf("received " + body + ", a rolled-back transactional message (msgId " + m.getMsgId() + ")");
                     continue;
                 }
