@@ -184,3 +184,18 @@ func TestToolsMasks(t *testing.T) {
 		t.Fatalf("maskClusterRates: got %q, want %q", got, want)
 	}
 }
+
+func TestToolsRecordNamesRepeats(t *testing.T) {
+	r := &toolsRun{}
+	for _, n := range []string{"4.3.2 sendMessage", "4.3.2 sendMessage", "4.3.2 consumerProgress", "4.3.2 sendMessage"} {
+		r.record(n, "x")
+	}
+	var names []string
+	for _, o := range r.obs {
+		names = append(names, o.Name)
+	}
+	want := []string{"4.3.2 sendMessage", "4.3.2 sendMessage #2", "4.3.2 consumerProgress", "4.3.2 sendMessage #3"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("got %q, want %q", names, want)
+	}
+}

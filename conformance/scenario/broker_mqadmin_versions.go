@@ -106,7 +106,7 @@ func (t *toolsRun) admin(ctx context.Context, mask func(string) string, args ...
 		name += " -m " + args[i+1] // updateOrderConf put, get, delete
 	}
 	if failed := toolsFailure(out + errOut); failed != "" {
-		t.obs = append(t.obs, Observation{Name: name, Text: "failed: " + maskAdmin(t.env, failed)})
+		t.record(name, "failed: "+maskAdmin(t.env, failed))
 		if toolsUnsupported[t.major()+" "+args[0]] {
 			return "", nil
 		}
@@ -115,8 +115,23 @@ func (t *toolsRun) admin(ctx context.Context, mask func(string) string, args ...
 	if mask == nil {
 		mask = func(s string) string { return s }
 	}
-	t.obs = append(t.obs, Observation{Name: name, Text: mask(maskAdmin(t.env, out))})
+	t.record(name, mask(maskAdmin(t.env, out)))
 	return out, nil
+}
+
+// record adds an observation; a name used before gets " #2", " #3", …
+// (the comparison with Java's run matches observations by name).
+func (t *toolsRun) record(name, text string) {
+	n := 1
+	for _, o := range t.obs {
+		if o.Name == name || strings.HasPrefix(o.Name, name+" #") {
+			n++
+		}
+	}
+	if n > 1 {
+		name = fmt.Sprintf("%s #%d", name, n)
+	}
+	t.obs = append(t.obs, Observation{Name: name, Text: text})
 }
 
 // toolsFailure is the cause mqadmin printed for a failed command (the
@@ -374,6 +389,6 @@ func (t *toolsRun) progress(ctx context.Context, group, diff string) error {
 		return err
 	}
 	t.env.Log.Printf("mqadmin %s consumerProgress -g %s\n%s", t.version, group, last)
-	t.obs = append(t.obs, Observation{Name: t.version + " consumerProgress diff " + diff, Text: dropRetryRows(maskAdmin(t.env, last))})
+	t.record(t.version+" consumerProgress", dropRetryRows(maskAdmin(t.env, last)))
 	return nil
 }
