@@ -112,10 +112,11 @@ func (t *toolsRun) admin(ctx context.Context, mask func(string) string, args ...
 		}
 		return "", fmt.Errorf("%s failed: %s", args[0], failed)
 	}
-	if mask == nil {
-		mask = func(s string) string { return s }
+	text := maskAdmin(t.env, out)
+	if mask != nil {
+		text = mask(text)
 	}
-	t.record(name, mask(maskAdmin(t.env, out)))
+	t.record(name, text)
 	return out, nil
 }
 
@@ -218,47 +219,114 @@ func maskClusterRates(s string) string {
 	return strings.Join(lines, "\n")
 }
 
-func (t *toolsRun) run(ctx context.Context) error {
-	env := t.env
-	id := strings.ReplaceAll(t.version, ".", "_")
-	topic, group, key := "ToolsVersions"+id, "CONF_TOOLS_CG"+id, "ToolsKey"+id
-	ns, b := env.Namesrv, env.Brokers[0]
-	steps := [][]string{
-		{"updateTopic", "-n", ns, "-c", env.Cluster, "-t", topic, "-r", "4", "-w", "4"},
-		{"updateSubGroup", "-n", ns, "-c", env.Cluster, "-g", group},
-	}
+// toolsNames are what one version's commands name: its topic, group and
+// key (all ending in the version, 4_3_2), the name server and the broker.
+type toolsNames struct {
+	id, topic, group, key string
+	ns, cluster           string
+	broker                Broker
+}
+
+func newToolsNames(env *Env, version string) toolsNames {
+	id := strings.ReplaceAll(version, ".", "_")
+	return toolsNames{id: id, topic: "ToolsVersions" + id, group: "CONF_TOOLS_CG" + id, key: "ToolsKey" + id,
+		ns: env.Namesrv, cluster: env.Cluster, broker: env.Brokers[0]}
+}
+
+// toolsStep is one command and the mask of its output (nil: as printed).
+type toolsStep struct {
+	mask func(string) string
+	args []string
+}
+
+func step(mask func(string) string, args ...string) toolsStep {
+	return toolsStep{mask: mask, args: args}
+}
+
+// steps runs commands in order, stopping at the first that fails.
+func (t *toolsRun) steps(ctx context.Context, steps ...toolsStep) error {
 	for _, s := range steps {
-		if _, err := t.admin(ctx, nil, s...); err != nil {
+		if _, err := t.admin(ctx, s.mask, s.args...); err != nil {
 			return err
 		}
 	}
+	return nil
+}
+
+func (t *toolsRun) run(ctx context.Context) error {
+	n := newToolsNames(t.env, t.version)
+	err := t.steps(ctx,
+		step(nil, "updateTopic", "-n", n.ns, "-c", n.cluster, "-t", n.topic, "-r", "4", "-w", "4"),
+		step(nil, "updateSubGroup", "-n", n.ns, "-c", n.cluster, "-g", n.group))
+	if err != nil {
+		return err
+	}
+	ids, err := t.send(ctx, n)
+	if err != nil {
+		return err
+	}
+	if err := t.queries(ctx, n, ids[1]); err != nil {
+		return err
+	}
+	if err := t.registerGroup(ctx, n.topic, n.group, n.id); err != nil {
+		return err
+	}
+	if err := t.steps(ctx, step(nil, "resetOffsetByTime", "-n", n.ns, "-g", n.group, "-t", n.topic, "-s", "0")); err != nil {
+		return err
+	}
+	if err := t.progress(ctx, n.group, "2"); err != nil {
+		return err
+	}
+	b := n.broker
+	return t.steps(ctx,
+		step(brokerStatusKeys, "brokerStatus", "-n", n.ns, "-b", b.Addr),
+		step(maskClusterRates, "clusterList", "-n", n.ns),
+		step(configKeys, "getBrokerConfig", "-n", n.ns, "-b", b.Addr),
+		step(topicLines(n.topic, n.group), "brokerConsumeStats", "-n", n.ns, "-b", b.Addr),
+		step(configKeys, "getNamesrvConfig", "-n", n.ns),
+		step(nil, "updateKvConfig", "-n", n.ns, "-s", "TOOLS_VERSIONS", "-k", n.key, "-v", n.id),
+		step(nil, "deleteKvConfig", "-n", n.ns, "-s", "TOOLS_VERSIONS", "-k", n.key),
+		step(nil, "updateOrderConf", "-n", n.ns, "-t", n.topic, "-m", "put", "-v", b.Name+":4"),
+		step(nil, "updateOrderConf", "-n", n.ns, "-t", n.topic, "-m", "get"),
+		step(nil, "updateOrderConf", "-n", n.ns, "-t", n.topic, "-m", "delete"),
+		step(nil, "deleteSubGroup", "-n", n.ns, "-c", n.cluster, "-g", n.group),
+		step(nil, "deleteTopic", "-n", n.ns, "-c", n.cluster, "-t", n.topic))
+}
+
+// send sends two messages of the key to queue 1 with sendMessage and
+// returns their message ids (unique keys).
+func (t *toolsRun) send(ctx context.Context, n toolsNames) ([]string, error) {
 	var ids []string
 	for i := range 2 {
-		out, err := t.admin(ctx, maskMsgIDs, "sendMessage", "-n", ns, "-t", topic, "-p", fmt.Sprintf("tools-%s-%d", id, i), "-k", key,
-			"-b", b.Name, "-i", "1")
+		out, err := t.admin(ctx, maskMsgIDs, "sendMessage", "-n", n.ns, "-t", n.topic, "-p", fmt.Sprintf("tools-%s-%d", n.id, i),
+			"-k", n.key, "-b", n.broker.Name, "-i", "1")
 		if err != nil {
-			return err
+			return nil, err
 		}
 		m := toolsSendIDsRE.FindStringSubmatch(out)
 		if m == nil {
-			return fmt.Errorf("sendMessage printed no message id: %s", firstLines(out, 4))
+			return nil, fmt.Errorf("sendMessage printed no message id: %s", firstLines(out, 4))
 		}
 		ids = append(ids, m[1])
 	}
-	steps = [][]string{
-		{"topicRoute", "-n", ns, "-t", topic},
-		{"topicClusterList", "-n", ns, "-t", topic},
-		{"topicStatus", "-n", ns, "-t", topic},
-		{"queryMsgByKey", "-n", ns, "-t", topic, "-k", key},
-		{"queryMsgByUniqueKey", "-n", ns, "-t", topic, "-i", ids[1]},
-		{"printMsg", "-n", ns, "-t", topic},
+	return ids, nil
+}
+
+// queries reads the topic and its messages back: route, status, the
+// messages by key, by unique key uniq, all of them, by queue offset, and
+// by the offset id that printed, then the topic list.
+func (t *toolsRun) queries(ctx context.Context, n toolsNames, uniq string) error {
+	err := t.steps(ctx,
+		step(maskMsgIDs, "topicRoute", "-n", n.ns, "-t", n.topic),
+		step(maskMsgIDs, "topicClusterList", "-n", n.ns, "-t", n.topic),
+		step(maskMsgIDs, "topicStatus", "-n", n.ns, "-t", n.topic),
+		step(maskMsgIDs, "queryMsgByKey", "-n", n.ns, "-t", n.topic, "-k", n.key),
+		step(maskMsgIDs, "queryMsgByUniqueKey", "-n", n.ns, "-t", n.topic, "-i", uniq),
+		step(maskMsgIDs, "printMsg", "-n", n.ns, "-t", n.topic))
+	if err != nil {
+		return err
 	}
-	for _, s := range steps {
-		if _, err := t.admin(ctx, maskMsgIDs, s...); err != nil {
-			return err
-		}
-	}
-	out, err := t.admin(ctx, maskMsgIDs, "queryMsgByOffset", "-n", ns, "-t", topic, "-b", b.Name, "-i", "1", "-o", "0")
+	out, err := t.admin(ctx, maskMsgIDs, "queryMsgByOffset", "-n", n.ns, "-t", n.topic, "-b", n.broker.Name, "-i", "1", "-o", "0")
 	if err != nil {
 		return err
 	}
@@ -266,62 +334,11 @@ func (t *toolsRun) run(ctx context.Context) error {
 	if m == nil {
 		return fmt.Errorf("queryMsgByOffset printed no OffsetID: %s", firstLines(out, 4))
 	}
-	byID := []string{"queryMsgById", "-n", ns, "-i", m[1]}
+	byID := []string{"queryMsgById", "-n", n.ns, "-i", m[1]}
 	if major, minor, _ := javaclient.VersionOf(t.version); major > 5 || major == 5 && minor >= 3 {
-		byID = append(byID, "-t", topic) // 5.3.1 requires it, 5.1.4 refuses it
+		byID = append(byID, "-t", n.topic) // 5.3.1 requires it, 5.1.4 refuses it
 	}
-	if _, err := t.admin(ctx, maskMsgIDs, byID...); err != nil {
-		return err
-	}
-	if _, err := t.admin(ctx, topicLines(topic, group), "topicList", "-n", ns); err != nil {
-		return err
-	}
-	if err := t.registerGroup(ctx, topic, group, id); err != nil {
-		return err
-	}
-	steps = [][]string{
-		{"resetOffsetByTime", "-n", ns, "-g", group, "-t", topic, "-s", "0"},
-	}
-	for _, s := range steps {
-		if _, err := t.admin(ctx, nil, s...); err != nil {
-			return err
-		}
-	}
-	if err := t.progress(ctx, group, "2"); err != nil {
-		return err
-	}
-	if _, err := t.admin(ctx, brokerStatusKeys, "brokerStatus", "-n", ns, "-b", b.Addr); err != nil {
-		return err
-	}
-	if _, err := t.admin(ctx, maskClusterRates, "clusterList", "-n", ns); err != nil {
-		return err
-	}
-	if _, err := t.admin(ctx, configKeys, "getBrokerConfig", "-n", ns, "-b", b.Addr); err != nil {
-		return err
-	}
-	if _, err := t.admin(ctx, topicLines(topic, group), "brokerConsumeStats", "-n", ns, "-b", b.Addr); err != nil {
-		return err
-	}
-	steps = [][]string{
-		{"getNamesrvConfig", "-n", ns},
-		{"updateKvConfig", "-n", ns, "-s", "TOOLS_VERSIONS", "-k", key, "-v", id},
-		{"deleteKvConfig", "-n", ns, "-s", "TOOLS_VERSIONS", "-k", key},
-		{"updateOrderConf", "-n", ns, "-t", topic, "-m", "put", "-v", b.Name + ":4"},
-		{"updateOrderConf", "-n", ns, "-t", topic, "-m", "get"},
-		{"updateOrderConf", "-n", ns, "-t", topic, "-m", "delete"},
-		{"deleteSubGroup", "-n", ns, "-c", env.Cluster, "-g", group},
-		{"deleteTopic", "-n", ns, "-c", env.Cluster, "-t", topic},
-	}
-	for _, s := range steps {
-		mask := func(s string) string { return s }
-		if s[0] == "getNamesrvConfig" {
-			mask = configKeys
-		}
-		if _, err := t.admin(ctx, mask, s...); err != nil {
-			return err
-		}
-	}
-	return nil
+	return t.steps(ctx, step(maskMsgIDs, byID...), step(topicLines(n.topic, n.group), "topicList", "-n", n.ns))
 }
 
 // registerGroup gives group what consumerProgress and resetOffsetByTime
