@@ -289,12 +289,9 @@ func heartbeatBody(clientID, group, topic string) []byte {
 func rawHeartbeat(ctx context.Context, conn *rawclient.Conn, clientID, group, topic, model string) (*wire.Command, error) {
 	hb := rawclient.Request(codeHeartBeat)
 	hb.Body = heartbeatBodyOf(clientID, group, topic, model)
-	resp, err := conn.Invoke(ctx, hb, defaultRawTimeout)
+	resp, err := invokeOK(ctx, conn, hb)
 	if err != nil {
 		return nil, fmt.Errorf("heartbeat of %s: %w", clientID, err)
-	}
-	if resp.Code != respSuccess {
-		return nil, fmt.Errorf("heartbeat of %s: %w", clientID, &codeError{Code: resp.Code, Remark: resp.Remark})
 	}
 	return resp, nil
 }

@@ -25,7 +25,6 @@ import (
 	"github.com/sputnikmq/sputnik/conformance/javaclient"
 	"github.com/sputnikmq/sputnik/conformance/rawclient"
 	"github.com/sputnikmq/sputnik/remoting/protocol"
-	"github.com/sputnikmq/sputnik/remoting/wire"
 )
 
 func init() {
@@ -51,7 +50,7 @@ var otherToolsVersions = []string{"4.3.2", "4.7.1", "5.1.4", "5.3.1"}
 // read the topic's config first with GET_TOPIC_CONFIG (351, 5.x only),
 // which Java 4.9.8 and Sputnik both answer REQUEST_CODE_NOT_SUPPORTED. Their failure is
 // recorded as the observation.
-var toolsUnsupported = map[string]bool{"5 topicStatus": true, "5 consumerProgress": true}
+var toolsUnsupported = map[int]map[string]bool{5: {"topicStatus": true, "consumerProgress": true}}
 
 const toolsCmdTimeout = 60 * time.Second // one mqadmin JVM
 
@@ -90,11 +89,15 @@ type toolsRun struct {
 	obs     []Observation
 }
 
-func (t *toolsRun) major() string { return strings.SplitN(t.version, ".", 2)[0] }
+// unsupported says whether toolsUnsupported lists cmd for this version.
+func (t *toolsRun) unsupported(cmd string) bool {
+	major, _, _ := javaclient.VersionOf(t.version)
+	return toolsUnsupported[major][cmd]
+}
 
 // admin runs one command, records its masked output (or its failure) and
-// returns the output unmasked. A failure is an error unless
-// toolsUnsupported lists the command for this major version.
+// returns the output unmasked. A failure (javaclient.MQAdminFailed) is an
+// error unless toolsUnsupported lists the command for this major version.
 func (t *toolsRun) admin(ctx context.Context, mask func(string) string, args ...string) (string, error) {
 	out, errOut, err := t.env.Java.MQAdminWithTools(ctx, t.version, toolsCmdTimeout, args...)
 	t.env.Log.Printf("mqadmin %s %s\n--- out\n%s--- err\n%s", t.version, strings.Join(args, " "), out, errOut)
@@ -105,12 +108,13 @@ func (t *toolsRun) admin(ctx context.Context, mask func(string) string, args ...
 	if i := slices.Index(args, "-m"); i >= 0 && i+1 < len(args) {
 		name += " -m " + args[i+1] // updateOrderConf put, get, delete
 	}
-	if failed := toolsFailure(out + errOut); failed != "" {
-		t.record(name, "failed: "+maskAdmin(t.env, failed))
-		if toolsUnsupported[t.major()+" "+args[0]] {
+	if javaclient.MQAdminFailed(out, errOut) {
+		cause := toolsCause(out + errOut)
+		t.record(name, "failed: "+maskAdmin(t.env, cause))
+		if t.unsupported(args[0]) {
 			return "", nil
 		}
-		return "", fmt.Errorf("%s failed: %s", args[0], failed)
+		return "", fmt.Errorf("%s failed: %s", args[0], cause)
 	}
 	text := maskAdmin(t.env, out)
 	if mask != nil {
@@ -135,10 +139,10 @@ func (t *toolsRun) record(name, text string) {
 	t.obs = append(t.obs, Observation{Name: name, Text: text})
 }
 
-// toolsFailure is the cause mqadmin printed for a failed command (the
-// deepest "Caused by" line, or the first line naming an exception), or ""
-// when it did not fail. Stack frames differ between tool versions only.
-func toolsFailure(out string) string {
+// toolsCause is the cause a failed mqadmin command printed: the deepest
+// "Caused by" line, or else the first line naming an exception. Stack
+// frames differ between tool versions only.
+func toolsCause(out string) string {
 	var first, cause string
 	for _, l := range strings.Split(out, "\n") {
 		l = strings.TrimSpace(l)
@@ -360,33 +364,21 @@ func (t *toolsRun) registerGroup(ctx context.Context, topic, group, id string) e
 	}
 	for q, offset := range []string{"0", "2", "0", "0"} {
 		req := rawclient.Request(codeUpdateConsumerOffset, "consumerGroup", group, "topic", topic, "queueId", fmt.Sprint(q), "commitOffset", offset)
-		if err := invokeOK(ctx, conn, req); err != nil {
+		if _, err := invokeOK(ctx, conn, req); err != nil {
 			return fmt.Errorf("UPDATE_CONSUMER_OFFSET %s q%d: %w", topic, q, err)
 		}
 	}
-	if err := invokeOK(ctx, conn, rawclient.Request(int32(protocol.ReqUnregisterClient), "clientID", clientID, "consumerGroup", group)); err != nil {
+	if _, err := invokeOK(ctx, conn, rawclient.Request(int32(protocol.ReqUnregisterClient), "clientID", clientID, "consumerGroup", group)); err != nil {
 		return fmt.Errorf("UNREGISTER_CLIENT %s: %w", clientID, err)
 	}
 	return t.progress(ctx, group, "0")
-}
-
-// invokeOK sends req on conn and fails unless the answer is SUCCESS.
-func invokeOK(ctx context.Context, conn *rawclient.Conn, req *wire.Command) error {
-	resp, err := conn.Invoke(ctx, req, defaultRawTimeout)
-	if err != nil {
-		return err
-	}
-	if resp.Code != respSuccess {
-		return &codeError{Code: resp.Code, Remark: resp.Remark}
-	}
-	return nil
 }
 
 // progress records this version's consumerProgress of group, polling
 // until its "Diff Total" is diff (the broker has taken the offsets).
 func (t *toolsRun) progress(ctx context.Context, group, diff string) error {
 	args := []string{"consumerProgress", "-n", t.env.Namesrv, "-g", group}
-	if toolsUnsupported[t.major()+" consumerProgress"] {
+	if t.unsupported("consumerProgress") {
 		_, err := t.admin(ctx, nil, args...)
 		return err
 	}

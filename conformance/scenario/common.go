@@ -213,3 +213,16 @@ func firstLines(s string, n int) string {
 	}
 	return strings.Join(lines, " | ")
 }
+
+// invokeOK sends req on conn and returns the answer, failing unless it is
+// SUCCESS.
+func invokeOK(ctx context.Context, conn *rawclient.Conn, req *wire.Command) (*wire.Command, error) {
+	resp, err := conn.Invoke(ctx, req, defaultRawTimeout)
+	if err != nil {
+		return nil, err
+	}
+	if resp.Code != respSuccess {
+		return nil, &codeError{Code: resp.Code, Remark: resp.Remark}
+	}
+	return resp, nil
+}
