@@ -154,6 +154,7 @@ func TestBrokerScenariosTagged(t *testing.T) {
 
 func TestToolsCause(t *testing.T) {
 	tests := []struct{ name, out, want string }{
+		{"success", "create topic to 127.0.0.1:10911 success.\n", ""},
 		{"deepest cause", "org.apache.rocketmq.tools.command.SubCommandException: TopicStatusSubCommand command failed\n" +
 			"\tat org.apache.rocketmq.tools.command.MQAdminStartup.main0(MQAdminStartup.java:165)\n" +
 			"Caused by: org.apache.rocketmq.client.exception.MQBrokerException: CODE: 3  DESC:  request type 351 not supported\n" +
